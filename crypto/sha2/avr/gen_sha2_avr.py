@@ -356,11 +356,11 @@ def generate(p: Params, compact: bool = False) -> str:
     ktab = f"{tag}_avr_k"
     vars_ = 8 * n                # the ring a..h: Y+0 .. Y+8n-1
     W0 = vars_                   # W[0] at Y+8n
-    MISC = 8                     # saved pointers, below the ring
+    MISC = 10                    # saved pointers, below the ring
     below = MISC + (8 * n if compact else 0)    # bytes of the frame below Y (compact: the ring's slide room)
-    frame = below + vars_ + R * n
+    frame = below + vars_ + (32 if compact else R) * n     # avr-small: a rolling 32-word W
     # misc bytes at Y-below+k
-    M_STATE, M_IN, M_NBLK, M_RAMPZ = 0, 2, 4, 6
+    M_STATE, M_IN, M_NBLK, M_RAMPZ, M_K = 0, 2, 4, 6, 8
 
     def misc_ptr() -> None:     # Z = the saved pointers
         g.e("movw r30, r28")
@@ -424,50 +424,74 @@ def generate(p: Params, compact: bool = False) -> str:
     g.e(f"std Z+{M_IN + 1}, r25")
 
     # ---------------------------------------------------------------- schedule
-    g.c(f"W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], t = 16..{R - 1}: X walks W[t-16], W[t-15];")
-    g.c(f"Z = &W[t-7] (W[t-2] at Z+{5 * n}, W[t] at Z+{7 * n}); the counter in the ring's first byte")
-    g.e("movw r26, r28")
-    addi(26, W0)
-    g.e("movw r30, r28")
-    addi(30, W0 + 9 * n)
-    # the counter: r25 where the words leave a register free (N = 4), else the ring's first byte
-    cnt = 25 if n == 4 else None
-    if cnt is not None:
-        g.free.discard(cnt)
-        g.e(f"ldi r{cnt}, {R - 16}")
-    else:
-        g.e(f"ldi r18, {R - 16}")
-        g.e("std Y+0, r18")
-    g.label(f".L{tag}_sched")
-    x = g.alloc()
-    for i in range(n):
-        g.e(f"ldd r{x[i]}, Z+{5 * n + i}")
-    s = g.sigma(x, p.small1, preserve=False)
-    g.add_bytes(s, lambda i, t: g.e(f"ldd r{t}, Z+{i}"))
-    g.add_bytes(s, lambda i, t: g.e(f"ld r{t}, X+"))
-    x = g.alloc()
-    for i in range(n):
-        g.e(f"ld r{x[i]}, X+")
-    s0 = g.sigma(x, p.small0, preserve=False)
-    for i in range(n):
-        g.e(f"{'add' if i == 0 else 'adc'} r{s[i]}, r{s0[i]}")
-    for i in range(n):
-        g.e(f"std Z+{7 * n + i}, r{s[i]}")
-    g.release(s)
-    g.release(s0)
-    g.e(f"sbiw r26, {n}")
-    g.e(f"adiw r30, {n}")
-    if cnt is not None:
-        g.free.add(cnt)
-        g.e(f"dec r{cnt}")
-    else:
-        g.e("ldd r18, Y+0")
-        g.e("dec r18")
-        g.e("std Y+0, r18")
-    assert g.free == set(Gen.POOL)
-    g.e("breq 1f")
-    g.e(f"rjmp .L{tag}_sched")
-    g.label("1")
+    def schedule(rolling: bool) -> None:
+        """avr-fast: W[16..R-1] expanded after W[0..15] (R*N bytes of W). rolling (avr-small): every 16
+        rounds the next 16 words replace W[0..15] in place; each new word is also stored 16 words up, where
+        the later words of the same pass read it (W[t-2], W[t-7] of a word computed in this pass), so the
+        buffer is 32 words and nothing wraps."""
+        first, count = (0, 16) if rolling else (16, R - 16)
+        z_start = 9 if rolling else first - 7         # Z = &W[z_start] (a word index in the buffer)
+        g.c(f"W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]: X walks W[t-16], W[t-15]; Z = &W[t-7]")
+        g.c(f"(W[t-2] at Z+{5 * n}, W[t] at Z+{7 * n})" + ("; the new word also replaces W[t-16] (ST X+)" if rolling else ""))
+        g.e("movw r26, r28")
+        addi(26, W0)
+        g.e("movw r30, r28")
+        addi(30, W0 + z_start * n)
+        # the counter: r25 where the words leave a register free (N = 4), else Z's distance from Y
+        # (a byte of the ring before the rounds use it, or, in the rolling pass, whose 16 words keep Z's
+        # distance from Y unique in its low byte)
+        cnt = 25 if n == 4 else None
+        if cnt is not None:
+            g.free.discard(cnt)
+            g.e(f"ldi r{cnt}, {count}")
+        elif not rolling:
+            g.e(f"ldi r18, {count}")
+            g.e("std Y+0, r18")
+        label = f".L{tag}_sched" + ("_roll" if rolling else "")
+        g.label(label)
+        x = g.alloc()
+        for i in range(n):
+            g.e(f"ldd r{x[i]}, Z+{5 * n + i}")
+        s = g.sigma(x, p.small1, preserve=False)
+        g.add_bytes(s, lambda i, t: g.e(f"ldd r{t}, Z+{i}"))
+        g.add_bytes(s, lambda i, t: g.e(f"ld r{t}, X+"))
+        x = g.alloc()
+        for i in range(n):
+            g.e(f"ld r{x[i]}, X+")
+        s0 = g.sigma(x, p.small0, preserve=False)
+        for i in range(n):
+            g.e(f"{'add' if i == 0 else 'adc'} r{s[i]}, r{s0[i]}")
+        for i in range(n):
+            g.e(f"std Z+{7 * n + i}, r{s[i]}")
+        if rolling:
+            g.e(f"sbiw r26, {2 * n}")
+            for i in range(n):
+                g.e(f"st X+, r{s[i]}")
+        else:
+            g.e(f"sbiw r26, {n}")
+        g.release(s)
+        g.release(s0)
+        g.e(f"adiw r30, {n}")
+        if cnt is not None:
+            g.free.add(cnt)
+            g.e(f"dec r{cnt}")
+        elif not rolling:
+            g.e("ldd r18, Y+0")
+            g.e("dec r18")
+            g.e("std Y+0, r18")
+        else:
+            end = W0 + (z_start + count) * n       # Z's offset from Y after the last word
+            assert all((W0 + (z_start + k) * n) % 256 != end % 256 for k in range(1, count))
+            g.e("mov r16, r30")
+            g.e("sub r16, r28")
+            g.e(f"cpi r16, lo8({end})")
+        assert g.free == set(Gen.POOL)
+        g.e("breq 1f")
+        g.e(f"rjmp {label}")
+        g.label("1")
+
+    if not compact:
+        schedule(rolling=False)
 
     # ---------------------------------------------------------------- rounds
     g.c("the ring a..h = the state; X = &W[0]; RAMPZ:Z = K")
@@ -632,9 +656,30 @@ def generate(p: Params, compact: bool = False) -> str:
     g.e(f"cpi r30, lo8({ktab} + {R * n})")
     g.e(f"ldi r{hi}, hi8({ktab} + {R * n})")
     g.e(f"cpc r31, r{hi}")
-    g.e("breq 1f")
-    g.e(f"jmp .L{tag}_rounds")
-    g.label("1")
+    if compact:
+        g.e("brne 4f")
+        g.e(f"rjmp .L{tag}_done")
+        g.label("4")
+        g.c("every 16 rounds (K aligned to 16 words: bit 3 of K's word offset clear) the next 16 words of W")
+        g.e(f"sbrc r30, {(8 * n).bit_length() - 1}")
+        g.e(f"rjmp .L{tag}_rounds")
+        g.e("movw r26, r28")                            # save K's pointer (RAMPZ stays)
+        addi(26, M_K - below)
+        g.e("st X+, r30")
+        g.e("st X, r31")
+        schedule(rolling=True)
+        g.e("movw r26, r28")
+        addi(26, M_K - below)
+        g.e("ld r30, X+")
+        g.e("ld r31, X")
+        g.e("movw r26, r28")                            # X = W[0]
+        addi(26, W0)
+        g.e(f"rjmp .L{tag}_rounds")
+        g.label(f".L{tag}_done")
+    else:
+        g.e("breq 1f")
+        g.e(f"jmp .L{tag}_rounds")
+        g.label("1")
 
     # ---------------------------------------------------------------- feed-forward
     g.c("state += a..h; next block")
@@ -674,7 +719,7 @@ def generate(p: Params, compact: bool = False) -> str:
     g.e("ret")
 
     body = "\n".join(g.lines)
-    align = f"\n    .p2align {(8 * n).bit_length() - 1}" if compact else ""
+    align = f"\n    .p2align {(16 * n).bit_length() - 1}" if compact else ""
     kbytes = []
     for t, k in enumerate(p.k):
         kbytes.append("    .byte " + ", ".join(f"0x{(k >> (8 * i)) & 0xFF:02x}" for i in range(n))

@@ -10,12 +10,12 @@
  * Register map
  *   r2..r25   words as 4-register groups, allocated by the generator (e, f, a and a^b stay in registers across rounds (four 4-register groups); the rest is scratch)
  *   r0        scratch (Ch/Maj operand, the carry byte of a left shift)     r1  zero
- *   Y         the frame: Y-8..Y-1 saved state/in pointers, block count and RAMPZ;
+ *   Y         the frame: Y-10..Y-3 saved state/in pointers, block count and RAMPZ;
  *             Y+0..Y+31 the ring a..h (round 8i+j: variable v in slot (v - j) mod 8);
  *             Y+32.. W[0..63]
  *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
- * Stack: 296 bytes of frame + 18 saved registers + the return address.
+ * Stack: 298 bytes of frame + 18 saved registers + the return address.
  * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the
  * carry chains, 8 unrolled rounds over a ring of displacements, the schedule expanded before the rounds).
  * Constant time: branches only on the block count and the public loop counters; every address is a
@@ -50,19 +50,19 @@ MCU_FN(sha256, blocks):
     push r17
     push r28
     push r29
-    ; frame of 296 bytes: Y-8.. saved pointers, Y+0.. the ring a..h, then W[0..63]
+    ; frame of 298 bytes: Y-10.. saved pointers, Y+0.. the ring a..h, then W[0..63]
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, lo8(296)
-    sbci r29, hi8(296)
+    subi r28, lo8(298)
+    sbci r29, hi8(298)
     in r0, 0x3f
     cli
     out 0x3e, r29
     out 0x3f, r0
     out 0x3d, r28
-    adiw r28, 9
+    adiw r28, 11
     movw r30, r28
-    sbiw r30, 8
+    sbiw r30, 10
     std Z+0, r24
     std Z+1, r25
     std Z+2, r22
@@ -91,11 +91,11 @@ MCU_FN(sha256, blocks):
     brne .Lsha256_load_w
     movw r24, r26
     movw r30, r28
-    sbiw r30, 8
+    sbiw r30, 10
     std Z+2, r24
     std Z+3, r25
-    ; W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], t = 16..63: X walks W[t-16], W[t-15];
-    ; Z = &W[t-7] (W[t-2] at Z+20, W[t] at Z+28); the counter in the ring's first byte
+    ; W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]: X walks W[t-16], W[t-15]; Z = &W[t-7]
+    ; (W[t-2] at Z+20, W[t] at Z+28)
     movw r26, r28
     adiw r26, 32
     movw r30, r28
@@ -211,7 +211,7 @@ MCU_FN(sha256, blocks):
 1:
     ; the ring a..h = the state; X = &W[0]; RAMPZ:Z = K
     movw r30, r28
-    sbiw r30, 8
+    sbiw r30, 10
     ldd r26, Z+0
     ldd r27, Z+1
     ld r0, X+
@@ -1662,7 +1662,7 @@ MCU_FN(sha256, blocks):
 1:
     ; state += a..h; next block
     movw r30, r28
-    sbiw r30, 8
+    sbiw r30, 10
     ldd r26, Z+0
     ldd r27, Z+1
     ld r0, X
@@ -1794,7 +1794,7 @@ MCU_FN(sha256, blocks):
     adc r0, r18
     st X+, r0
     movw r30, r28
-    sbiw r30, 8
+    sbiw r30, 10
     ldd r24, Z+4
     ldd r25, Z+5
     sbiw r24, 1

@@ -10,14 +10,14 @@
  * Register map
  *   r2..r25   words as 4-register groups, allocated by the generator (nothing stays in registers across rounds: e and a are reloaded each round)
  *   r0        scratch (Ch/Maj operand, the carry byte of a left shift)     r1  zero
- *   Y         the frame: Y-40..Y-33 saved state/in pointers, block count and RAMPZ;
+ *   Y         the frame: Y-42..Y-35 saved state/in pointers, block count and RAMPZ;
  *             one round in a loop: a..h at Y+0..Y+31, the new a stored below a by ST -Y (the ring slides
  *             down a word a round into the 32 bytes below it); every 8 rounds LD Y+ / STD Y+31
  *             copies the 8 live words back up;
  *             Y+32.. W[0..63]
  *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
- * Stack: 328 bytes of frame + 18 saved registers + the return address.
+ * Stack: 202 bytes of frame + 18 saved registers + the return address.
  * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the
  * carry chains, one round in a loop over a sliding ring, K aligned so that ZL marks every 8th round, the schedule expanded before the rounds).
  * Constant time: branches only on the block count and the public loop counters; every address is a
@@ -52,19 +52,19 @@ MCU_FN(sha256, blocks):
     push r17
     push r28
     push r29
-    ; frame of 328 bytes: Y-40.. saved pointers, Y+0.. the ring a..h, then W[0..63]
+    ; frame of 202 bytes: Y-42.. saved pointers, Y+0.. the ring a..h, then W[0..63]
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, lo8(328)
-    sbci r29, hi8(328)
+    subi r28, lo8(202)
+    sbci r29, hi8(202)
     in r0, 0x3f
     cli
     out 0x3e, r29
     out 0x3f, r0
     out 0x3d, r28
-    adiw r28, 41
+    adiw r28, 43
     movw r30, r28
-    sbiw r30, 40
+    sbiw r30, 42
     std Z+0, r24
     std Z+1, r25
     std Z+2, r22
@@ -93,127 +93,12 @@ MCU_FN(sha256, blocks):
     brne .Lsha256_small_load_w
     movw r24, r26
     movw r30, r28
-    sbiw r30, 40
+    sbiw r30, 42
     std Z+2, r24
     std Z+3, r25
-    ; W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], t = 16..63: X walks W[t-16], W[t-15];
-    ; Z = &W[t-7] (W[t-2] at Z+20, W[t] at Z+28); the counter in the ring's first byte
-    movw r26, r28
-    adiw r26, 32
-    movw r30, r28
-    subi r30, lo8(-68)
-    sbci r31, hi8(-68)
-    ldi r25, 48
-.Lsha256_small_sched:
-    ldd r2, Z+20
-    ldd r3, Z+21
-    ldd r4, Z+22
-    ldd r5, Z+23
-    movw r6, r2
-    movw r8, r4
-    bst r6, 0
-    lsr r9
-    ror r8
-    ror r7
-    ror r6
-    bld r9, 7
-    bst r6, 0
-    lsr r9
-    ror r8
-    ror r7
-    ror r6
-    bld r9, 7
-    eor r6, r2
-    eor r7, r3
-    eor r8, r4
-    eor r9, r5
-    bst r6, 0
-    lsr r9
-    ror r8
-    ror r7
-    ror r6
-    bld r9, 7
-    lsr r5
-    ror r4
-    ror r3
-    ror r2
-    lsr r5
-    ror r4
-    ror r3
-    ror r2
-    eor r8, r3
-    eor r9, r4
-    eor r6, r5
-    ldd r2, Z+0
-    add r8, r2
-    ldd r2, Z+1
-    adc r9, r2
-    ldd r2, Z+2
-    adc r6, r2
-    ldd r2, Z+3
-    adc r7, r2
-    ld r2, X+
-    add r8, r2
-    ld r2, X+
-    adc r9, r2
-    ld r2, X+
-    adc r6, r2
-    ld r2, X+
-    adc r7, r2
-    ld r2, X+
-    ld r3, X+
-    ld r4, X+
-    ld r5, X+
-    movw r10, r2
-    movw r12, r4
-    lsl r10
-    rol r11
-    rol r12
-    rol r13
-    adc r10, r1
-    bst r2, 0
-    lsr r5
-    ror r4
-    ror r3
-    ror r2
-    bld r5, 7
-    bst r2, 0
-    lsr r5
-    ror r4
-    ror r3
-    ror r2
-    bld r5, 7
-    eor r11, r4
-    eor r12, r5
-    eor r13, r2
-    eor r10, r3
-    lsr r5
-    ror r4
-    ror r3
-    ror r2
-    eor r11, r2
-    eor r12, r3
-    eor r13, r4
-    mov r16, r5
-    andi r16, 0x1f
-    eor r10, r16
-    add r8, r11
-    adc r9, r12
-    adc r6, r13
-    adc r7, r10
-    std Z+28, r8
-    std Z+29, r9
-    std Z+30, r6
-    std Z+31, r7
-    sbiw r26, 4
-    adiw r30, 4
-    dec r25
-    breq 1f
-    rjmp .Lsha256_small_sched
-1:
     ; the ring a..h = the state; X = &W[0]; RAMPZ:Z = K
     movw r30, r28
-    sbiw r30, 40
+    sbiw r30, 42
     ldd r26, Z+0
     ldd r27, Z+1
     ld r0, X+
@@ -503,12 +388,146 @@ MCU_FN(sha256, blocks):
     cpi r30, lo8(sha256_small_avr_k + 256)
     ldi r16, hi8(sha256_small_avr_k + 256)
     cpc r31, r16
+    brne 4f
+    rjmp .Lsha256_small_done
+4:
+    ; every 16 rounds (K aligned to 16 words: bit 3 of K's word offset clear) the next 16 words of W
+    sbrc r30, 5
+    rjmp .Lsha256_small_rounds
+    movw r26, r28
+    sbiw r26, 34
+    st X+, r30
+    st X, r31
+    ; W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]: X walks W[t-16], W[t-15]; Z = &W[t-7]
+    ; (W[t-2] at Z+20, W[t] at Z+28); the new word also replaces W[t-16] (ST X+)
+    movw r26, r28
+    adiw r26, 32
+    movw r30, r28
+    subi r30, lo8(-68)
+    sbci r31, hi8(-68)
+    ldi r25, 16
+.Lsha256_small_sched_roll:
+    ldd r2, Z+20
+    ldd r3, Z+21
+    ldd r4, Z+22
+    ldd r5, Z+23
+    movw r6, r2
+    movw r8, r4
+    bst r6, 0
+    lsr r9
+    ror r8
+    ror r7
+    ror r6
+    bld r9, 7
+    bst r6, 0
+    lsr r9
+    ror r8
+    ror r7
+    ror r6
+    bld r9, 7
+    eor r6, r2
+    eor r7, r3
+    eor r8, r4
+    eor r9, r5
+    bst r6, 0
+    lsr r9
+    ror r8
+    ror r7
+    ror r6
+    bld r9, 7
+    lsr r5
+    ror r4
+    ror r3
+    ror r2
+    lsr r5
+    ror r4
+    ror r3
+    ror r2
+    eor r8, r3
+    eor r9, r4
+    eor r6, r5
+    ldd r2, Z+0
+    add r8, r2
+    ldd r2, Z+1
+    adc r9, r2
+    ldd r2, Z+2
+    adc r6, r2
+    ldd r2, Z+3
+    adc r7, r2
+    ld r2, X+
+    add r8, r2
+    ld r2, X+
+    adc r9, r2
+    ld r2, X+
+    adc r6, r2
+    ld r2, X+
+    adc r7, r2
+    ld r2, X+
+    ld r3, X+
+    ld r4, X+
+    ld r5, X+
+    movw r10, r2
+    movw r12, r4
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
+    bst r2, 0
+    lsr r5
+    ror r4
+    ror r3
+    ror r2
+    bld r5, 7
+    bst r2, 0
+    lsr r5
+    ror r4
+    ror r3
+    ror r2
+    bld r5, 7
+    eor r11, r4
+    eor r12, r5
+    eor r13, r2
+    eor r10, r3
+    lsr r5
+    ror r4
+    ror r3
+    ror r2
+    eor r11, r2
+    eor r12, r3
+    eor r13, r4
+    mov r16, r5
+    andi r16, 0x1f
+    eor r10, r16
+    add r8, r11
+    adc r9, r12
+    adc r6, r13
+    adc r7, r10
+    std Z+28, r8
+    std Z+29, r9
+    std Z+30, r6
+    std Z+31, r7
+    sbiw r26, 8
+    st X+, r8
+    st X+, r9
+    st X+, r6
+    st X+, r7
+    adiw r30, 4
+    dec r25
     breq 1f
-    jmp .Lsha256_small_rounds
+    rjmp .Lsha256_small_sched_roll
 1:
+    movw r26, r28
+    sbiw r26, 34
+    ld r30, X+
+    ld r31, X
+    movw r26, r28
+    adiw r26, 32
+    rjmp .Lsha256_small_rounds
+.Lsha256_small_done:
     ; state += a..h; next block
     movw r30, r28
-    sbiw r30, 40
+    sbiw r30, 42
     ldd r26, Z+0
     ldd r27, Z+1
     ld r0, X
@@ -640,7 +659,7 @@ MCU_FN(sha256, blocks):
     adc r0, r18
     st X+, r0
     movw r30, r28
-    sbiw r30, 40
+    sbiw r30, 42
     ldd r24, Z+4
     ldd r25, Z+5
     sbiw r24, 1
@@ -653,8 +672,8 @@ MCU_FN(sha256, blocks):
 1:
     ldd r0, Z+6
     out 0x3b, r0
-    subi r28, lo8(-287)
-    sbci r29, hi8(-287)
+    subi r28, lo8(-159)
+    sbci r29, hi8(-159)
     in r0, 0x3f
     cli
     out 0x3e, r29
@@ -683,7 +702,7 @@ MCU_FN(sha256, blocks):
     .size MCU_FN(sha256, blocks), . - MCU_FN(sha256, blocks)
 
     .section .progmem.data.sha256_small_avr_k, "a", @progbits
-    .p2align 5
+    .p2align 6
     .type sha256_small_avr_k, @object
 sha256_small_avr_k:   ; K[0..63], little-endian bytes (FIPS 180-4 4.2.2)
     .byte 0x98, 0x2f, 0x8a, 0x42   ; K[0]

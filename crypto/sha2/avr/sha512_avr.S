@@ -10,12 +10,12 @@
  * Register map
  *   r2..r25   words as 8-register groups, allocated by the generator (nothing stays in registers across rounds: e and a are reloaded each round)
  *   r0        scratch (Ch/Maj operand, the carry byte of a left shift)     r1  zero
- *   Y         the frame: Y-8..Y-1 saved state/in pointers, block count and RAMPZ;
+ *   Y         the frame: Y-10..Y-3 saved state/in pointers, block count and RAMPZ;
  *             Y+0..Y+63 the ring a..h (round 8i+j: variable v in slot (v - j) mod 8);
  *             Y+64.. W[0..79]
  *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
- * Stack: 712 bytes of frame + 18 saved registers + the return address.
+ * Stack: 714 bytes of frame + 18 saved registers + the return address.
  * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the
  * carry chains, 8 unrolled rounds over a ring of displacements, the schedule expanded before the rounds).
  * Constant time: branches only on the block count and the public loop counters; every address is a
@@ -50,19 +50,19 @@ MCU_FN(sha512, blocks):
     push r17
     push r28
     push r29
-    ; frame of 712 bytes: Y-8.. saved pointers, Y+0.. the ring a..h, then W[0..79]
+    ; frame of 714 bytes: Y-10.. saved pointers, Y+0.. the ring a..h, then W[0..79]
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, lo8(712)
-    sbci r29, hi8(712)
+    subi r28, lo8(714)
+    sbci r29, hi8(714)
     in r0, 0x3f
     cli
     out 0x3e, r29
     out 0x3f, r0
     out 0x3d, r28
-    adiw r28, 9
+    adiw r28, 11
     movw r30, r28
-    sbiw r30, 8
+    sbiw r30, 10
     std Z+0, r24
     std Z+1, r25
     std Z+2, r22
@@ -100,11 +100,11 @@ MCU_FN(sha512, blocks):
     brne .Lsha512_load_w
     movw r24, r26
     movw r30, r28
-    sbiw r30, 8
+    sbiw r30, 10
     std Z+2, r24
     std Z+3, r25
-    ; W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], t = 16..79: X walks W[t-16], W[t-15];
-    ; Z = &W[t-7] (W[t-2] at Z+40, W[t] at Z+56); the counter in the ring's first byte
+    ; W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]: X walks W[t-16], W[t-15]; Z = &W[t-7]
+    ; (W[t-2] at Z+40, W[t] at Z+56)
     movw r26, r28
     subi r26, lo8(-64)
     sbci r27, hi8(-64)
@@ -307,7 +307,7 @@ MCU_FN(sha512, blocks):
 1:
     ; the ring a..h = the state; X = &W[0]; RAMPZ:Z = K
     movw r30, r28
-    sbiw r30, 8
+    sbiw r30, 10
     ldd r26, Z+0
     ldd r27, Z+1
     ld r0, X+
@@ -3238,7 +3238,7 @@ MCU_FN(sha512, blocks):
 1:
     ; state += a..h; next block
     movw r30, r28
-    sbiw r30, 8
+    sbiw r30, 10
     ldd r26, Z+0
     ldd r27, Z+1
     ld r0, X
@@ -3498,7 +3498,7 @@ MCU_FN(sha512, blocks):
     adc r0, r18
     st X+, r0
     movw r30, r28
-    sbiw r30, 8
+    sbiw r30, 10
     ldd r24, Z+4
     ldd r25, Z+5
     sbiw r24, 1

@@ -10,14 +10,14 @@
  * Register map
  *   r2..r25   words as 8-register groups, allocated by the generator (nothing stays in registers across rounds: e and a are reloaded each round)
  *   r0        scratch (Ch/Maj operand, the carry byte of a left shift)     r1  zero
- *   Y         the frame: Y-72..Y-65 saved state/in pointers, block count and RAMPZ;
+ *   Y         the frame: Y-74..Y-67 saved state/in pointers, block count and RAMPZ;
  *             one round in a loop: a..h at Y+0..Y+63, the new a stored below a by ST -Y (the ring slides
  *             down a word a round into the 64 bytes below it); every 8 rounds LD Y+ / STD Y+63
  *             copies the 8 live words back up;
  *             Y+64.. W[0..79]
  *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
- * Stack: 776 bytes of frame + 18 saved registers + the return address.
+ * Stack: 394 bytes of frame + 18 saved registers + the return address.
  * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the
  * carry chains, one round in a loop over a sliding ring, K aligned so that ZL marks every 8th round, the schedule expanded before the rounds).
  * Constant time: branches only on the block count and the public loop counters; every address is a
@@ -52,21 +52,21 @@ MCU_FN(sha512, blocks):
     push r17
     push r28
     push r29
-    ; frame of 776 bytes: Y-72.. saved pointers, Y+0.. the ring a..h, then W[0..79]
+    ; frame of 394 bytes: Y-74.. saved pointers, Y+0.. the ring a..h, then W[0..79]
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, lo8(776)
-    sbci r29, hi8(776)
+    subi r28, lo8(394)
+    sbci r29, hi8(394)
     in r0, 0x3f
     cli
     out 0x3e, r29
     out 0x3f, r0
     out 0x3d, r28
-    subi r28, lo8(-73)
-    sbci r29, hi8(-73)
+    subi r28, lo8(-75)
+    sbci r29, hi8(-75)
     movw r30, r28
-    subi r30, lo8(72)
-    sbci r31, hi8(72)
+    subi r30, lo8(74)
+    sbci r31, hi8(74)
     std Z+0, r24
     std Z+1, r25
     std Z+2, r22
@@ -104,216 +104,14 @@ MCU_FN(sha512, blocks):
     brne .Lsha512_small_load_w
     movw r24, r26
     movw r30, r28
-    subi r30, lo8(72)
-    sbci r31, hi8(72)
+    subi r30, lo8(74)
+    sbci r31, hi8(74)
     std Z+2, r24
     std Z+3, r25
-    ; W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], t = 16..79: X walks W[t-16], W[t-15];
-    ; Z = &W[t-7] (W[t-2] at Z+40, W[t] at Z+56); the counter in the ring's first byte
-    movw r26, r28
-    subi r26, lo8(-64)
-    sbci r27, hi8(-64)
-    movw r30, r28
-    subi r30, lo8(-136)
-    sbci r31, hi8(-136)
-    ldi r18, 64
-    std Y+0, r18
-.Lsha512_small_sched:
-    ldd r2, Z+40
-    ldd r3, Z+41
-    ldd r4, Z+42
-    ldd r5, Z+43
-    ldd r6, Z+44
-    ldd r7, Z+45
-    ldd r8, Z+46
-    ldd r9, Z+47
-    movw r10, r2
-    movw r12, r4
-    movw r14, r6
-    movw r16, r8
-    bst r10, 0
-    lsr r17
-    ror r16
-    ror r15
-    ror r14
-    ror r13
-    ror r12
-    ror r11
-    ror r10
-    bld r17, 7
-    bst r10, 0
-    lsr r17
-    ror r16
-    ror r15
-    ror r14
-    ror r13
-    ror r12
-    ror r11
-    ror r10
-    bld r17, 7
-    bst r10, 0
-    lsr r17
-    ror r16
-    ror r15
-    ror r14
-    ror r13
-    ror r12
-    ror r11
-    ror r10
-    bld r17, 7
-    clr r0
-    lsl r2
-    rol r3
-    rol r4
-    rol r5
-    rol r6
-    rol r7
-    rol r8
-    rol r9
-    rol r0
-    lsl r2
-    rol r3
-    rol r4
-    rol r5
-    rol r6
-    rol r7
-    rol r8
-    rol r9
-    rol r0
-    eor r12, r3
-    eor r13, r4
-    eor r14, r5
-    eor r15, r6
-    eor r16, r7
-    eor r17, r8
-    eor r10, r9
-    eor r11, r0
-    lsl r2
-    rol r3
-    rol r4
-    rol r5
-    rol r6
-    rol r7
-    rol r8
-    rol r9
-    rol r0
-    eor r12, r2
-    eor r12, r0
-    eor r13, r3
-    eor r14, r4
-    eor r15, r5
-    eor r16, r6
-    eor r17, r7
-    eor r10, r8
-    eor r11, r9
-    ldd r2, Z+0
-    add r12, r2
-    ldd r2, Z+1
-    adc r13, r2
-    ldd r2, Z+2
-    adc r14, r2
-    ldd r2, Z+3
-    adc r15, r2
-    ldd r2, Z+4
-    adc r16, r2
-    ldd r2, Z+5
-    adc r17, r2
-    ldd r2, Z+6
-    adc r10, r2
-    ldd r2, Z+7
-    adc r11, r2
-    ld r2, X+
-    add r12, r2
-    ld r2, X+
-    adc r13, r2
-    ld r2, X+
-    adc r14, r2
-    ld r2, X+
-    adc r15, r2
-    ld r2, X+
-    adc r16, r2
-    ld r2, X+
-    adc r17, r2
-    ld r2, X+
-    adc r10, r2
-    ld r2, X+
-    adc r11, r2
-    ld r2, X+
-    ld r3, X+
-    ld r4, X+
-    ld r5, X+
-    ld r6, X+
-    ld r7, X+
-    ld r8, X+
-    ld r9, X+
-    movw r18, r2
-    movw r20, r4
-    movw r22, r6
-    movw r24, r8
-    bst r18, 0
-    lsr r25
-    ror r24
-    ror r23
-    ror r22
-    ror r21
-    ror r20
-    ror r19
-    ror r18
-    bld r25, 7
-    eor r18, r3
-    eor r19, r4
-    eor r20, r5
-    eor r21, r6
-    eor r22, r7
-    eor r23, r8
-    eor r24, r9
-    eor r25, r2
-    clr r0
-    lsl r2
-    rol r3
-    rol r4
-    rol r5
-    rol r6
-    rol r7
-    rol r8
-    rol r9
-    rol r0
-    eor r18, r3
-    eor r19, r4
-    eor r20, r5
-    eor r21, r6
-    eor r22, r7
-    eor r23, r8
-    eor r24, r9
-    eor r25, r0
-    add r12, r18
-    adc r13, r19
-    adc r14, r20
-    adc r15, r21
-    adc r16, r22
-    adc r17, r23
-    adc r10, r24
-    adc r11, r25
-    std Z+56, r12
-    std Z+57, r13
-    std Z+58, r14
-    std Z+59, r15
-    std Z+60, r16
-    std Z+61, r17
-    std Z+62, r10
-    std Z+63, r11
-    sbiw r26, 8
-    adiw r30, 8
-    ldd r18, Y+0
-    dec r18
-    std Y+0, r18
-    breq 1f
-    rjmp .Lsha512_small_sched
-1:
     ; the ring a..h = the state; X = &W[0]; RAMPZ:Z = K
     movw r30, r28
-    subi r30, lo8(72)
-    sbci r31, hi8(72)
+    subi r30, lo8(74)
+    sbci r31, hi8(74)
     ldd r26, Z+0
     ldd r27, Z+1
     ld r0, X+
@@ -830,13 +628,239 @@ MCU_FN(sha512, blocks):
     cpi r30, lo8(sha512_small_avr_k + 640)
     ldi r16, hi8(sha512_small_avr_k + 640)
     cpc r31, r16
+    brne 4f
+    rjmp .Lsha512_small_done
+4:
+    ; every 16 rounds (K aligned to 16 words: bit 3 of K's word offset clear) the next 16 words of W
+    sbrc r30, 6
+    rjmp .Lsha512_small_rounds
+    movw r26, r28
+    subi r26, lo8(66)
+    sbci r27, hi8(66)
+    st X+, r30
+    st X, r31
+    ; W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]: X walks W[t-16], W[t-15]; Z = &W[t-7]
+    ; (W[t-2] at Z+40, W[t] at Z+56); the new word also replaces W[t-16] (ST X+)
+    movw r26, r28
+    subi r26, lo8(-64)
+    sbci r27, hi8(-64)
+    movw r30, r28
+    subi r30, lo8(-136)
+    sbci r31, hi8(-136)
+.Lsha512_small_sched_roll:
+    ldd r2, Z+40
+    ldd r3, Z+41
+    ldd r4, Z+42
+    ldd r5, Z+43
+    ldd r6, Z+44
+    ldd r7, Z+45
+    ldd r8, Z+46
+    ldd r9, Z+47
+    movw r10, r2
+    movw r12, r4
+    movw r14, r6
+    movw r16, r8
+    bst r10, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    ror r13
+    ror r12
+    ror r11
+    ror r10
+    bld r17, 7
+    bst r10, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    ror r13
+    ror r12
+    ror r11
+    ror r10
+    bld r17, 7
+    bst r10, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    ror r13
+    ror r12
+    ror r11
+    ror r10
+    bld r17, 7
+    clr r0
+    lsl r2
+    rol r3
+    rol r4
+    rol r5
+    rol r6
+    rol r7
+    rol r8
+    rol r9
+    rol r0
+    lsl r2
+    rol r3
+    rol r4
+    rol r5
+    rol r6
+    rol r7
+    rol r8
+    rol r9
+    rol r0
+    eor r12, r3
+    eor r13, r4
+    eor r14, r5
+    eor r15, r6
+    eor r16, r7
+    eor r17, r8
+    eor r10, r9
+    eor r11, r0
+    lsl r2
+    rol r3
+    rol r4
+    rol r5
+    rol r6
+    rol r7
+    rol r8
+    rol r9
+    rol r0
+    eor r12, r2
+    eor r12, r0
+    eor r13, r3
+    eor r14, r4
+    eor r15, r5
+    eor r16, r6
+    eor r17, r7
+    eor r10, r8
+    eor r11, r9
+    ldd r2, Z+0
+    add r12, r2
+    ldd r2, Z+1
+    adc r13, r2
+    ldd r2, Z+2
+    adc r14, r2
+    ldd r2, Z+3
+    adc r15, r2
+    ldd r2, Z+4
+    adc r16, r2
+    ldd r2, Z+5
+    adc r17, r2
+    ldd r2, Z+6
+    adc r10, r2
+    ldd r2, Z+7
+    adc r11, r2
+    ld r2, X+
+    add r12, r2
+    ld r2, X+
+    adc r13, r2
+    ld r2, X+
+    adc r14, r2
+    ld r2, X+
+    adc r15, r2
+    ld r2, X+
+    adc r16, r2
+    ld r2, X+
+    adc r17, r2
+    ld r2, X+
+    adc r10, r2
+    ld r2, X+
+    adc r11, r2
+    ld r2, X+
+    ld r3, X+
+    ld r4, X+
+    ld r5, X+
+    ld r6, X+
+    ld r7, X+
+    ld r8, X+
+    ld r9, X+
+    movw r18, r2
+    movw r20, r4
+    movw r22, r6
+    movw r24, r8
+    bst r18, 0
+    lsr r25
+    ror r24
+    ror r23
+    ror r22
+    ror r21
+    ror r20
+    ror r19
+    ror r18
+    bld r25, 7
+    eor r18, r3
+    eor r19, r4
+    eor r20, r5
+    eor r21, r6
+    eor r22, r7
+    eor r23, r8
+    eor r24, r9
+    eor r25, r2
+    clr r0
+    lsl r2
+    rol r3
+    rol r4
+    rol r5
+    rol r6
+    rol r7
+    rol r8
+    rol r9
+    rol r0
+    eor r18, r3
+    eor r19, r4
+    eor r20, r5
+    eor r21, r6
+    eor r22, r7
+    eor r23, r8
+    eor r24, r9
+    eor r25, r0
+    add r12, r18
+    adc r13, r19
+    adc r14, r20
+    adc r15, r21
+    adc r16, r22
+    adc r17, r23
+    adc r10, r24
+    adc r11, r25
+    std Z+56, r12
+    std Z+57, r13
+    std Z+58, r14
+    std Z+59, r15
+    std Z+60, r16
+    std Z+61, r17
+    std Z+62, r10
+    std Z+63, r11
+    sbiw r26, 16
+    st X+, r12
+    st X+, r13
+    st X+, r14
+    st X+, r15
+    st X+, r16
+    st X+, r17
+    st X+, r10
+    st X+, r11
+    adiw r30, 8
+    mov r16, r30
+    sub r16, r28
+    cpi r16, lo8(264)
     breq 1f
-    jmp .Lsha512_small_rounds
+    rjmp .Lsha512_small_sched_roll
 1:
+    movw r26, r28
+    subi r26, lo8(66)
+    sbci r27, hi8(66)
+    ld r30, X+
+    ld r31, X
+    movw r26, r28
+    subi r26, lo8(-64)
+    sbci r27, hi8(-64)
+    rjmp .Lsha512_small_rounds
+.Lsha512_small_done:
     ; state += a..h; next block
     movw r30, r28
-    subi r30, lo8(72)
-    sbci r31, hi8(72)
+    subi r30, lo8(74)
+    sbci r31, hi8(74)
     ldd r26, Z+0
     ldd r27, Z+1
     ld r0, X
@@ -1096,8 +1120,8 @@ MCU_FN(sha512, blocks):
     adc r0, r18
     st X+, r0
     movw r30, r28
-    subi r30, lo8(72)
-    sbci r31, hi8(72)
+    subi r30, lo8(74)
+    sbci r31, hi8(74)
     ldd r24, Z+4
     ldd r25, Z+5
     sbiw r24, 1
@@ -1110,8 +1134,8 @@ MCU_FN(sha512, blocks):
 1:
     ldd r0, Z+6
     out 0x3b, r0
-    subi r28, lo8(-703)
-    sbci r29, hi8(-703)
+    subi r28, lo8(-319)
+    sbci r29, hi8(-319)
     in r0, 0x3f
     cli
     out 0x3e, r29
@@ -1140,7 +1164,7 @@ MCU_FN(sha512, blocks):
     .size MCU_FN(sha512, blocks), . - MCU_FN(sha512, blocks)
 
     .section .progmem.data.sha512_small_avr_k, "a", @progbits
-    .p2align 6
+    .p2align 7
     .type sha512_small_avr_k, @object
 sha512_small_avr_k:   ; K[0..79], little-endian bytes (FIPS 180-4 4.2.3)
     .byte 0x22, 0xae, 0x28, 0xd7, 0x98, 0x2f, 0x8a, 0x42   ; K[0]
