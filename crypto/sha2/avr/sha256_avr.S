@@ -10,14 +10,15 @@
  * Register map
  *   r2..r25   words as 4-register groups, allocated by the generator (e, f, a and a^b stay in registers across rounds (four 4-register groups); the rest is scratch)
  *   r0        scratch (Ch/Maj operand, the carry byte of a left shift)     r1  zero
- *   Y         the frame: Y-10..Y-3 saved state/in pointers, block count and RAMPZ;
+ *   Y         the frame: Y-10..Y-1 saved state/in pointers, block count, RAMPZ, K's pointer;
  *             Y+0..Y+31 the ring a..h (round 8i+j: variable v in slot (v - j) mod 8);
  *             Y+32.. W[0..63]
  *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
  * Stack: 298 bytes of frame + 18 saved registers + the return address.
  * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the
- * carry chains, 8 unrolled rounds over a ring of displacements, the schedule expanded before the rounds).
+ * carry chains, 8 unrolled rounds over a ring of displacements,
+ * the schedule expanded before the rounds).
  * Constant time: branches only on the block count and the public loop counters; every address is a
  * function of the pointers and the round number.
  */

@@ -10,16 +10,17 @@
  * Register map
  *   r2..r25   words as 8-register groups, allocated by the generator (nothing stays in registers across rounds: e and a are reloaded each round)
  *   r0        scratch (Ch/Maj operand, the carry byte of a left shift)     r1  zero
- *   Y         the frame: Y-74..Y-67 saved state/in pointers, block count and RAMPZ;
+ *   Y         the frame: Y-74..Y-65 saved state/in pointers, block count, RAMPZ, K's pointer;
  *             one round in a loop: a..h at Y+0..Y+63, the new a stored below a by ST -Y (the ring slides
  *             down a word a round into the 64 bytes below it); every 8 rounds LD Y+ / STD Y+63
  *             copies the 8 live words back up;
- *             Y+64.. W[0..79]
+ *             Y+64.. W[0..31]
  *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
  * Stack: 394 bytes of frame + 18 saved registers + the return address.
  * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the
- * carry chains, one round in a loop over a sliding ring, K aligned so that ZL marks every 8th round, the schedule expanded before the rounds).
+ * carry chains, one round in a loop over a sliding ring, K aligned so that ZL marks every 8th round,
+ * a rolling 32-word schedule expanded every 16 rounds).
  * Constant time: branches only on the block count and the public loop counters; every address is a
  * function of the pointers and the round number.
  */
