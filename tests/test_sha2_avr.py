@@ -48,3 +48,24 @@ def test_block_function_matches_compression(impl: str, prim: str, bits: int) -> 
         res = fw.board.call(sym, [Buf(raw, out=True), Buf(data or b"\0"), Int(nblocks, 2)])
         got = [int.from_bytes(res.outputs[0][n * i:n * (i + 1)], "little") for i in range(8)]
         assert got == want, (prim, impl, nblocks, trial)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_block_functions_keep_the_abi(impl: str) -> None:
+    """tests/fixtures/avr/sha2_abi.S calls each block function with known values in every call-saved
+    register, RAMPZ = 1 and the I flag set: all come back (r1 = 0, SP balanced), for 0 and 2 blocks."""
+    from mcucrypt.boards import make_board
+    from mcucrypt.build import build
+    srcs = [f"crypto/sha2/avr/sha256_avr{'_small' if impl == 'avr-small' else ''}.S",
+            f"crypto/sha2/avr/sha512_avr{'_small' if impl == 'avr-small' else ''}.S",
+            "tests/fixtures/avr/sha2_abi.S"]
+    image = build("avr", srcs, name=f"sha2-abi-{impl}", impl=impl, keep=["sha2_abi_probe"])
+    board = make_board("avr")
+    board.load(image.path)
+    rng = random.Random(f"abi/{impl}")
+    for which, n in ((0, 4), (1, 8)):
+        for nblocks in (0, 2):
+            res = board.call("sha2_abi_probe", [Int(which, 1), Buf(rng.randbytes(8 * n), out=True),
+                                                Buf(rng.randbytes(16 * n * nblocks) or b"\0"), Int(nblocks, 2)],
+                             ret_size=1)
+            assert res.return_value == 0, (impl, which, nblocks, res.return_value)
