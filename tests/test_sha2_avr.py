@@ -2,8 +2,9 @@
 """SHA-256 and SHA-512 block functions on the ATmega128 (issue 28): the generated sources are current, and
 the assembly block functions, called directly, equal the FIPS 180-4 compression of mcucrypt.models.sha2
 (Python integers, independent of the generator) on random states and blocks, for 0, 1, 2 and 3 blocks;
-nblocks = 0 writes nothing. Vectors, the differential test of the modes and the constant-time check of
-the implementations that use them run in tests/test_catalog.py."""
+nblocks = 0 writes nothing; they keep the avr-gcc ABI and RAMPZ (tests/fixtures/avr/sha2_abi.S). Vectors,
+the differential test of the modes and the constant-time check of the implementations that use them run
+in tests/test_catalog.py."""
 from __future__ import annotations
 
 import random
