@@ -190,7 +190,7 @@ class Gen:
         self.e("rol r0")
 
     # -- Sigma / sigma
-    def sigma(self, src: list[int], terms: tuple, preserve: bool) -> list[int]:
+    def sigma(self, src: list[int], terms: tuple, preserve: bool, name: str = "") -> list[int]:
         """XOR of rotations/shifts of src; returns the accumulator's registers (byte i first). With
         preserve=False src's registers are consumed (released).
 
@@ -202,6 +202,9 @@ class Gen:
         (x ^ ROTR_d(x)); a right shift by s continues a right rotation chain that stops at or below s
         (the bits that wrapped round are cleared with ANDI on the top byte)."""
         n = self.n
+        if name:
+            self.c(name + " = " + " ^ ".join(("ROTR" if k == "rot" else "SHR") + str(r) for k, r in terms)
+                   + ("" if preserve else " (in place)"))
         rot = {"R": [], "L": []}
         shifts = []
         zero_terms = []
@@ -457,13 +460,13 @@ def generate(p: Params, compact: bool = False) -> str:
         x = g.alloc()
         for i in range(n):
             g.e(f"ldd r{x[i]}, Z+{5 * n + i}")
-        s = g.sigma(x, p.small1, preserve=False)
+        s = g.sigma(x, p.small1, preserve=False, name="sigma1(W[t-2])")
         g.add_bytes(s, lambda i, t: g.e(f"ldd r{t}, Z+{i}"))
         g.add_bytes(s, lambda i, t: g.e(f"ld r{t}, X+"))
         x = g.alloc()
         for i in range(n):
             g.e(f"ld r{x[i]}, X+")
-        s0 = g.sigma(x, p.small0, preserve=False)
+        s0 = g.sigma(x, p.small0, preserve=False, name="sigma0(W[t-15])")
         for i in range(n):
             g.e(f"{'add' if i == 0 else 'adc'} r{s[i]}, r{s0[i]}")
         for i in range(n):
@@ -534,7 +537,8 @@ def generate(p: Params, compact: bool = False) -> str:
         if keep:
             # e, f, a and M = b ^ c in registers. T2 first: Sigma0(a) + Maj(a, b, c), with
             # Maj = b ^ ((a ^ b) & (b ^ c)) and this round's a ^ b the next round's M
-            U = g.sigma(A, p.big0, preserve=True)
+            U = g.sigma(A, p.big0, preserve=True, name="T2 = Sigma0(a)")
+            g.c("+ Maj(a, b, c) = b ^ ((a ^ b) & M), M = b ^ c held; this a ^ b is the next M")
             X2 = g.alloc()
             for i in range(n):
                 g.e(f"ldd r0, Y+{slot(1, j) + i}")
@@ -548,7 +552,8 @@ def generate(p: Params, compact: bool = False) -> str:
             M = X2
             # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; Ch = g ^ (e & (f ^ g)) in f's registers
             # (this round's e is the next round's f)
-            S = g.sigma(E, p.big1, preserve=True)
+            S = g.sigma(E, p.big1, preserve=True, name="T1 = Sigma1(e)")
+            g.c("+ Ch(e, f, g) = g ^ (e & (f ^ g)), in f's registers (the next f is this e)")
             for i in range(n):
                 g.e(f"ldd r0, Y+{slot(6, j) + i}")
                 g.e(f"eor r{F[i]}, r0")
@@ -556,27 +561,31 @@ def generate(p: Params, compact: bool = False) -> str:
                 g.e(f"eor r{F[i]}, r0")
                 g.e(f"{'add' if i == 0 else 'adc'} r{S[i]}, r{F[i]}")
             g.release(F)
-            g.add_bytes(S, lambda i, t: g.e(f"ldd r{t}, Y+{slot(7, j) + i}"))     # + h
-            g.add_bytes(S, lambda i, t: g.e(f"ld r{t}, X+"))                       # + W[t]
-            g.add_bytes(S, lambda i, t: g.e(f"elpm r{t}, Z+"))                     # + K[t]
-            NE = g.alloc()          # e' = d + T1, into d's place
+            g.c("+ h, + W[t] (LD X+), + K[t] (ELPM Z+)")
+            g.add_bytes(S, lambda i, t: g.e(f"ldd r{t}, Y+{slot(7, j) + i}"))
+            g.add_bytes(S, lambda i, t: g.e(f"ld r{t}, X+"))
+            g.add_bytes(S, lambda i, t: g.e(f"elpm r{t}, Z+"))
+            g.c("e' = d + T1, stored in d's place (and kept: the next round's e)")
+            NE = g.alloc()
             for i in range(n):
                 g.e(f"ldd r{NE[i]}, Y+{slot(3, j) + i}")
                 g.e(f"{'add' if i == 0 else 'adc'} r{NE[i]}, r{S[i]}")
                 g.e(f"std Y+{slot(3, j) + i}, r{NE[i]}")
-            for i in range(n):      # a' = T1 + T2, into h's place
+            g.c("a' = T1 + T2, stored in h's place (and kept: the next round's a)")
+            for i in range(n):
                 g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{S[i]}")
                 g.e(f"std Y+{slot(7, j) + i}, r{U[i]}")
             g.release(S)
             F, E, A = E, NE, U
             continue
-        if E is None:
-            E = g.alloc()
-            for i in range(n):
-                g.e(f"ldd r{E[i]}, Y+{slot(4, j) + i}")
-        S = g.sigma(E, p.big1, preserve=True)
+        # nothing kept (SHA-512; avr-small): T1 first with e loaded, then T2 with a loaded and consumed
+        E = g.alloc()
+        for i in range(n):
+            g.e(f"ldd r{E[i]}, Y+{slot(4, j) + i}")
+        S = g.sigma(E, p.big1, preserve=True, name="T1 = Sigma1(e)")
         t = g.alloc(1)[0]
-        for i in range(n):          # + Ch(e, f, g) = g ^ (e & (f ^ g))
+        g.c("+ Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded")
+        for i in range(n):
             g.e(f"ldd r{t}, Y+{slot(5, j) + i}")
             g.e(f"ldd r0, Y+{slot(6, j) + i}")
             g.e(f"eor r{t}, r0")
@@ -584,60 +593,44 @@ def generate(p: Params, compact: bool = False) -> str:
             g.e(f"eor r{t}, r0")
             g.e(f"{'add' if i == 0 else 'adc'} r{S[i]}, r{t}")
         g.release([t])
-        g.add_bytes(S, lambda i, t: g.e(f"ldd r{t}, Y+{slot(7, j) + i}"))     # + h
-        g.add_bytes(S, lambda i, t: g.e(f"ld r{t}, X+"))                       # + W[t]
-        g.add_bytes(S, lambda i, t: g.e(f"elpm r{t}, Z+"))                     # + K[t]
+        g.c("+ h, + W[t] (LD X+), + K[t] (ELPM Z+)")
+        g.add_bytes(S, lambda i, t: g.e(f"ldd r{t}, Y+{slot(7, j) + i}"))
+        g.add_bytes(S, lambda i, t: g.e(f"ld r{t}, X+"))
+        g.add_bytes(S, lambda i, t: g.e(f"elpm r{t}, Z+"))
         g.release(E)
-        NE = g.alloc()              # e' = d + T1, into d's place
+        g.c("e' = d + T1, stored in d's place")
+        NE = g.alloc()
         for i in range(n):
             g.e(f"ldd r{NE[i]}, Y+{slot(3, j) + i}")
             g.e(f"{'add' if i == 0 else 'adc'} r{NE[i]}, r{S[i]}")
             g.e(f"std Y+{slot(3, j) + i}, r{NE[i]}")
-        if not keep:
-            g.release(NE)
-            NE = None
-        if A is None:
-            A = g.alloc()
-            for i in range(n):
-                g.e(f"ldd r{A[i]}, Y+{slot(0, j) + i}")
-        U = g.sigma(A, p.big0, preserve=keep)
-        if keep:                  # + Maj = b ^ ((a ^ b) & (b ^ c)); b ^ c is last round's a ^ b
-            X2 = g.alloc()
-            for i in range(n):
-                g.e(f"ldd r0, Y+{slot(1, j) + i}")
-                g.e(f"mov r{X2[i]}, r{A[i]}")
-                g.e(f"eor r{X2[i]}, r0")
-                g.e(f"and r{M[i]}, r{X2[i]}")
-                g.e(f"eor r{M[i]}, r0")
-                g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{M[i]}")
-            g.release(M)
-            g.release(A)
-            M = X2
-        else:
-            t1, t2 = g.alloc(2)
-            for i in range(n):
-                g.e(f"ldd r{t1}, Y+{slot(0, j) + i}")
-                g.e(f"ldd r0, Y+{slot(1, j) + i}")
-                g.e(f"ldd r{t2}, Y+{slot(2, j) + i}")
-                g.e(f"eor r{t1}, r0")
-                g.e(f"eor r{t2}, r0")
-                g.e(f"and r{t1}, r{t2}")
-                g.e(f"eor r{t1}, r0")
-                g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{t1}")
-            g.release([t1, t2])
-        for i in range(n):          # a' = T1 + T2, into h's place
+        g.release(NE)
+        A = g.alloc()
+        for i in range(n):
+            g.e(f"ldd r{A[i]}, Y+{slot(0, j) + i}")
+        U = g.sigma(A, p.big0, preserve=False, name="T2 = Sigma0(a)")
+        g.c("+ Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded")
+        t1, t2 = g.alloc(2)
+        for i in range(n):
+            g.e(f"ldd r{t1}, Y+{slot(0, j) + i}")
+            g.e(f"ldd r0, Y+{slot(1, j) + i}")
+            g.e(f"ldd r{t2}, Y+{slot(2, j) + i}")
+            g.e(f"eor r{t1}, r0")
+            g.e(f"eor r{t2}, r0")
+            g.e(f"and r{t1}, r{t2}")
+            g.e(f"eor r{t1}, r0")
+            g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{t1}")
+        g.release([t1, t2])
+        g.c("a' = T1 + T2, stored in h's place" + (": one word below a (ST -Y), the ring slides down" if compact else ""))
+        for i in range(n):
             g.e(f"{'add' if i == 0 else 'adc'} r{U[i]}, r{S[i]}")
             if not compact:
                 g.e(f"std Y+{slot(7, j) + i}, r{U[i]}")
-        if compact:                 # ... one word below a: the ring slides down (Y -= n)
+        if compact:
             for i in reversed(range(n)):
                 g.e(f"st -Y, r{U[i]}")
         g.release(S)
-        if keep:
-            A, E = U, NE
-        else:
-            g.release(U)
-            A = E = None
+        g.release(U)
     if keep:
         g.c("registers back to the loop's assignment")
         g.permute(canon[0] + canon[1] + canon[2] + canon[3], E + F + A + M)

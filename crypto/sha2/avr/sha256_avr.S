@@ -108,6 +108,7 @@ MCU_FN(sha256, blocks):
     ldd r3, Z+21
     ldd r4, Z+22
     ldd r5, Z+23
+    ; sigma1(W[t-2]) = ROTR17 ^ ROTR19 ^ SHR10 (in place)
     movw r6, r2
     movw r8, r4
     bst r6, 0
@@ -163,6 +164,7 @@ MCU_FN(sha256, blocks):
     ld r3, X+
     ld r4, X+
     ld r5, X+
+    ; sigma0(W[t-15]) = ROTR7 ^ ROTR18 ^ SHR3 (in place)
     movw r10, r2
     movw r12, r4
     lsl r10
@@ -311,6 +313,7 @@ MCU_FN(sha256, blocks):
     eor r17, r0
 .Lsha256_rounds:
     ; round 8i+0: a at Y+0, e at Y+16, h at Y+28
+    ; T2 = Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22
     movw r18, r10
     movw r20, r12
     bst r18, 0
@@ -350,6 +353,7 @@ MCU_FN(sha256, blocks):
     eor r19, r25
     eor r20, r22
     eor r21, r23
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & M), M = b ^ c held; this a ^ b is the next M
     ldd r0, Y+4
     mov r22, r10
     eor r22, r0
@@ -374,6 +378,7 @@ MCU_FN(sha256, blocks):
     and r17, r25
     eor r17, r0
     adc r21, r17
+    ; T1 = Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25
     movw r10, r2
     movw r12, r4
     lsl r10
@@ -414,6 +419,7 @@ MCU_FN(sha256, blocks):
     eor r12, r16
     eor r13, r17
     eor r10, r14
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), in f's registers (the next f is this e)
     ldd r0, Y+24
     eor r6, r0
     and r6, r2
@@ -434,6 +440,7 @@ MCU_FN(sha256, blocks):
     and r9, r5
     eor r9, r0
     adc r10, r9
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r6, Y+28
     add r11, r6
     ldd r6, Y+29
@@ -458,6 +465,7 @@ MCU_FN(sha256, blocks):
     adc r13, r6
     elpm r6, Z+
     adc r10, r6
+    ; e' = d + T1, stored in d's place (and kept: the next round's e)
     ldd r6, Y+12
     add r6, r11
     std Y+12, r6
@@ -470,6 +478,7 @@ MCU_FN(sha256, blocks):
     ldd r9, Y+15
     adc r9, r10
     std Y+15, r9
+    ; a' = T1 + T2, stored in h's place (and kept: the next round's a)
     add r18, r11
     std Y+28, r18
     adc r19, r12
@@ -479,6 +488,7 @@ MCU_FN(sha256, blocks):
     adc r21, r10
     std Y+31, r21
     ; round 8i+1: a at Y+28, e at Y+12, h at Y+24
+    ; T2 = Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22
     movw r10, r18
     movw r12, r20
     bst r10, 0
@@ -518,6 +528,7 @@ MCU_FN(sha256, blocks):
     eor r11, r17
     eor r12, r14
     eor r13, r15
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & M), M = b ^ c held; this a ^ b is the next M
     ldd r0, Y+0
     mov r14, r18
     eor r14, r0
@@ -542,6 +553,7 @@ MCU_FN(sha256, blocks):
     and r25, r17
     eor r25, r0
     adc r13, r25
+    ; T1 = Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25
     movw r18, r6
     movw r20, r8
     lsl r18
@@ -582,6 +594,7 @@ MCU_FN(sha256, blocks):
     eor r20, r24
     eor r21, r25
     eor r18, r22
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), in f's registers (the next f is this e)
     ldd r0, Y+20
     eor r2, r0
     and r2, r6
@@ -602,6 +615,7 @@ MCU_FN(sha256, blocks):
     and r5, r9
     eor r5, r0
     adc r18, r5
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r2, Y+24
     add r19, r2
     ldd r2, Y+25
@@ -626,6 +640,7 @@ MCU_FN(sha256, blocks):
     adc r21, r2
     elpm r2, Z+
     adc r18, r2
+    ; e' = d + T1, stored in d's place (and kept: the next round's e)
     ldd r2, Y+8
     add r2, r19
     std Y+8, r2
@@ -638,6 +653,7 @@ MCU_FN(sha256, blocks):
     ldd r5, Y+11
     adc r5, r18
     std Y+11, r5
+    ; a' = T1 + T2, stored in h's place (and kept: the next round's a)
     add r10, r19
     std Y+24, r10
     adc r11, r20
@@ -647,6 +663,7 @@ MCU_FN(sha256, blocks):
     adc r13, r18
     std Y+27, r13
     ; round 8i+2: a at Y+24, e at Y+8, h at Y+20
+    ; T2 = Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22
     movw r18, r10
     movw r20, r12
     bst r18, 0
@@ -686,6 +703,7 @@ MCU_FN(sha256, blocks):
     eor r19, r25
     eor r20, r22
     eor r21, r23
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & M), M = b ^ c held; this a ^ b is the next M
     ldd r0, Y+28
     mov r22, r10
     eor r22, r0
@@ -710,6 +728,7 @@ MCU_FN(sha256, blocks):
     and r17, r25
     eor r17, r0
     adc r21, r17
+    ; T1 = Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25
     movw r10, r2
     movw r12, r4
     lsl r10
@@ -750,6 +769,7 @@ MCU_FN(sha256, blocks):
     eor r12, r16
     eor r13, r17
     eor r10, r14
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), in f's registers (the next f is this e)
     ldd r0, Y+16
     eor r6, r0
     and r6, r2
@@ -770,6 +790,7 @@ MCU_FN(sha256, blocks):
     and r9, r5
     eor r9, r0
     adc r10, r9
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r6, Y+20
     add r11, r6
     ldd r6, Y+21
@@ -794,6 +815,7 @@ MCU_FN(sha256, blocks):
     adc r13, r6
     elpm r6, Z+
     adc r10, r6
+    ; e' = d + T1, stored in d's place (and kept: the next round's e)
     ldd r6, Y+4
     add r6, r11
     std Y+4, r6
@@ -806,6 +828,7 @@ MCU_FN(sha256, blocks):
     ldd r9, Y+7
     adc r9, r10
     std Y+7, r9
+    ; a' = T1 + T2, stored in h's place (and kept: the next round's a)
     add r18, r11
     std Y+20, r18
     adc r19, r12
@@ -815,6 +838,7 @@ MCU_FN(sha256, blocks):
     adc r21, r10
     std Y+23, r21
     ; round 8i+3: a at Y+20, e at Y+4, h at Y+16
+    ; T2 = Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22
     movw r10, r18
     movw r12, r20
     bst r10, 0
@@ -854,6 +878,7 @@ MCU_FN(sha256, blocks):
     eor r11, r17
     eor r12, r14
     eor r13, r15
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & M), M = b ^ c held; this a ^ b is the next M
     ldd r0, Y+24
     mov r14, r18
     eor r14, r0
@@ -878,6 +903,7 @@ MCU_FN(sha256, blocks):
     and r25, r17
     eor r25, r0
     adc r13, r25
+    ; T1 = Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25
     movw r18, r6
     movw r20, r8
     lsl r18
@@ -918,6 +944,7 @@ MCU_FN(sha256, blocks):
     eor r20, r24
     eor r21, r25
     eor r18, r22
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), in f's registers (the next f is this e)
     ldd r0, Y+12
     eor r2, r0
     and r2, r6
@@ -938,6 +965,7 @@ MCU_FN(sha256, blocks):
     and r5, r9
     eor r5, r0
     adc r18, r5
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r2, Y+16
     add r19, r2
     ldd r2, Y+17
@@ -962,6 +990,7 @@ MCU_FN(sha256, blocks):
     adc r21, r2
     elpm r2, Z+
     adc r18, r2
+    ; e' = d + T1, stored in d's place (and kept: the next round's e)
     ldd r2, Y+0
     add r2, r19
     std Y+0, r2
@@ -974,6 +1003,7 @@ MCU_FN(sha256, blocks):
     ldd r5, Y+3
     adc r5, r18
     std Y+3, r5
+    ; a' = T1 + T2, stored in h's place (and kept: the next round's a)
     add r10, r19
     std Y+16, r10
     adc r11, r20
@@ -983,6 +1013,7 @@ MCU_FN(sha256, blocks):
     adc r13, r18
     std Y+19, r13
     ; round 8i+4: a at Y+16, e at Y+0, h at Y+12
+    ; T2 = Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22
     movw r18, r10
     movw r20, r12
     bst r18, 0
@@ -1022,6 +1053,7 @@ MCU_FN(sha256, blocks):
     eor r19, r25
     eor r20, r22
     eor r21, r23
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & M), M = b ^ c held; this a ^ b is the next M
     ldd r0, Y+20
     mov r22, r10
     eor r22, r0
@@ -1046,6 +1078,7 @@ MCU_FN(sha256, blocks):
     and r17, r25
     eor r17, r0
     adc r21, r17
+    ; T1 = Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25
     movw r10, r2
     movw r12, r4
     lsl r10
@@ -1086,6 +1119,7 @@ MCU_FN(sha256, blocks):
     eor r12, r16
     eor r13, r17
     eor r10, r14
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), in f's registers (the next f is this e)
     ldd r0, Y+8
     eor r6, r0
     and r6, r2
@@ -1106,6 +1140,7 @@ MCU_FN(sha256, blocks):
     and r9, r5
     eor r9, r0
     adc r10, r9
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r6, Y+12
     add r11, r6
     ldd r6, Y+13
@@ -1130,6 +1165,7 @@ MCU_FN(sha256, blocks):
     adc r13, r6
     elpm r6, Z+
     adc r10, r6
+    ; e' = d + T1, stored in d's place (and kept: the next round's e)
     ldd r6, Y+28
     add r6, r11
     std Y+28, r6
@@ -1142,6 +1178,7 @@ MCU_FN(sha256, blocks):
     ldd r9, Y+31
     adc r9, r10
     std Y+31, r9
+    ; a' = T1 + T2, stored in h's place (and kept: the next round's a)
     add r18, r11
     std Y+12, r18
     adc r19, r12
@@ -1151,6 +1188,7 @@ MCU_FN(sha256, blocks):
     adc r21, r10
     std Y+15, r21
     ; round 8i+5: a at Y+12, e at Y+28, h at Y+8
+    ; T2 = Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22
     movw r10, r18
     movw r12, r20
     bst r10, 0
@@ -1190,6 +1228,7 @@ MCU_FN(sha256, blocks):
     eor r11, r17
     eor r12, r14
     eor r13, r15
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & M), M = b ^ c held; this a ^ b is the next M
     ldd r0, Y+16
     mov r14, r18
     eor r14, r0
@@ -1214,6 +1253,7 @@ MCU_FN(sha256, blocks):
     and r25, r17
     eor r25, r0
     adc r13, r25
+    ; T1 = Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25
     movw r18, r6
     movw r20, r8
     lsl r18
@@ -1254,6 +1294,7 @@ MCU_FN(sha256, blocks):
     eor r20, r24
     eor r21, r25
     eor r18, r22
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), in f's registers (the next f is this e)
     ldd r0, Y+4
     eor r2, r0
     and r2, r6
@@ -1274,6 +1315,7 @@ MCU_FN(sha256, blocks):
     and r5, r9
     eor r5, r0
     adc r18, r5
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r2, Y+8
     add r19, r2
     ldd r2, Y+9
@@ -1298,6 +1340,7 @@ MCU_FN(sha256, blocks):
     adc r21, r2
     elpm r2, Z+
     adc r18, r2
+    ; e' = d + T1, stored in d's place (and kept: the next round's e)
     ldd r2, Y+24
     add r2, r19
     std Y+24, r2
@@ -1310,6 +1353,7 @@ MCU_FN(sha256, blocks):
     ldd r5, Y+27
     adc r5, r18
     std Y+27, r5
+    ; a' = T1 + T2, stored in h's place (and kept: the next round's a)
     add r10, r19
     std Y+8, r10
     adc r11, r20
@@ -1319,6 +1363,7 @@ MCU_FN(sha256, blocks):
     adc r13, r18
     std Y+11, r13
     ; round 8i+6: a at Y+8, e at Y+24, h at Y+4
+    ; T2 = Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22
     movw r18, r10
     movw r20, r12
     bst r18, 0
@@ -1358,6 +1403,7 @@ MCU_FN(sha256, blocks):
     eor r19, r25
     eor r20, r22
     eor r21, r23
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & M), M = b ^ c held; this a ^ b is the next M
     ldd r0, Y+12
     mov r22, r10
     eor r22, r0
@@ -1382,6 +1428,7 @@ MCU_FN(sha256, blocks):
     and r17, r25
     eor r17, r0
     adc r21, r17
+    ; T1 = Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25
     movw r10, r2
     movw r12, r4
     lsl r10
@@ -1422,6 +1469,7 @@ MCU_FN(sha256, blocks):
     eor r12, r16
     eor r13, r17
     eor r10, r14
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), in f's registers (the next f is this e)
     ldd r0, Y+0
     eor r6, r0
     and r6, r2
@@ -1442,6 +1490,7 @@ MCU_FN(sha256, blocks):
     and r9, r5
     eor r9, r0
     adc r10, r9
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r6, Y+4
     add r11, r6
     ldd r6, Y+5
@@ -1466,6 +1515,7 @@ MCU_FN(sha256, blocks):
     adc r13, r6
     elpm r6, Z+
     adc r10, r6
+    ; e' = d + T1, stored in d's place (and kept: the next round's e)
     ldd r6, Y+20
     add r6, r11
     std Y+20, r6
@@ -1478,6 +1528,7 @@ MCU_FN(sha256, blocks):
     ldd r9, Y+23
     adc r9, r10
     std Y+23, r9
+    ; a' = T1 + T2, stored in h's place (and kept: the next round's a)
     add r18, r11
     std Y+4, r18
     adc r19, r12
@@ -1487,6 +1538,7 @@ MCU_FN(sha256, blocks):
     adc r21, r10
     std Y+7, r21
     ; round 8i+7: a at Y+4, e at Y+20, h at Y+0
+    ; T2 = Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22
     movw r10, r18
     movw r12, r20
     bst r10, 0
@@ -1526,6 +1578,7 @@ MCU_FN(sha256, blocks):
     eor r11, r17
     eor r12, r14
     eor r13, r15
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & M), M = b ^ c held; this a ^ b is the next M
     ldd r0, Y+8
     mov r14, r18
     eor r14, r0
@@ -1550,6 +1603,7 @@ MCU_FN(sha256, blocks):
     and r25, r17
     eor r25, r0
     adc r13, r25
+    ; T1 = Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25
     movw r18, r6
     movw r20, r8
     lsl r18
@@ -1590,6 +1644,7 @@ MCU_FN(sha256, blocks):
     eor r20, r24
     eor r21, r25
     eor r18, r22
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), in f's registers (the next f is this e)
     ldd r0, Y+28
     eor r2, r0
     and r2, r6
@@ -1610,6 +1665,7 @@ MCU_FN(sha256, blocks):
     and r5, r9
     eor r5, r0
     adc r18, r5
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r2, Y+0
     add r19, r2
     ldd r2, Y+1
@@ -1634,6 +1690,7 @@ MCU_FN(sha256, blocks):
     adc r21, r2
     elpm r2, Z+
     adc r18, r2
+    ; e' = d + T1, stored in d's place (and kept: the next round's e)
     ldd r2, Y+16
     add r2, r19
     std Y+16, r2
@@ -1646,6 +1703,7 @@ MCU_FN(sha256, blocks):
     ldd r5, Y+19
     adc r5, r18
     std Y+19, r5
+    ; a' = T1 + T2, stored in h's place (and kept: the next round's a)
     add r10, r19
     std Y+0, r10
     adc r11, r20

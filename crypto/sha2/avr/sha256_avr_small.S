@@ -178,6 +178,7 @@ MCU_FN(sha256, blocks):
     ldd r3, Y+17
     ldd r4, Y+18
     ldd r5, Y+19
+    ; T1 = Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25
     movw r6, r2
     movw r8, r4
     lsl r6
@@ -218,6 +219,7 @@ MCU_FN(sha256, blocks):
     eor r8, r12
     eor r9, r13
     eor r6, r10
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded
     ldd r10, Y+20
     ldd r0, Y+24
     eor r10, r0
@@ -242,6 +244,7 @@ MCU_FN(sha256, blocks):
     and r10, r5
     eor r10, r0
     adc r6, r10
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r10, Y+28
     add r7, r10
     ldd r10, Y+29
@@ -266,6 +269,7 @@ MCU_FN(sha256, blocks):
     adc r9, r10
     elpm r10, Z+
     adc r6, r10
+    ; e' = d + T1, stored in d's place
     ldd r2, Y+12
     add r2, r7
     std Y+12, r2
@@ -282,6 +286,7 @@ MCU_FN(sha256, blocks):
     ldd r3, Y+1
     ldd r4, Y+2
     ldd r5, Y+3
+    ; T2 = Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22 (in place)
     movw r10, r2
     movw r12, r4
     bst r10, 0
@@ -319,6 +324,7 @@ MCU_FN(sha256, blocks):
     eor r11, r5
     eor r12, r2
     eor r13, r3
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded
     ldd r2, Y+0
     ldd r0, Y+4
     ldd r3, Y+8
@@ -351,6 +357,7 @@ MCU_FN(sha256, blocks):
     and r2, r3
     eor r2, r0
     adc r13, r2
+    ; a' = T1 + T2, stored in h's place: one word below a (ST -Y), the ring slides down
     add r10, r7
     adc r11, r8
     adc r12, r9
@@ -412,6 +419,7 @@ MCU_FN(sha256, blocks):
     ldd r3, Z+21
     ldd r4, Z+22
     ldd r5, Z+23
+    ; sigma1(W[t-2]) = ROTR17 ^ ROTR19 ^ SHR10 (in place)
     movw r6, r2
     movw r8, r4
     bst r6, 0
@@ -467,6 +475,7 @@ MCU_FN(sha256, blocks):
     ld r3, X+
     ld r4, X+
     ld r5, X+
+    ; sigma0(W[t-15]) = ROTR7 ^ ROTR18 ^ SHR3 (in place)
     movw r10, r2
     movw r12, r4
     lsl r10

@@ -123,6 +123,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Z+45
     ldd r8, Z+46
     ldd r9, Z+47
+    ; sigma1(W[t-2]) = ROTR19 ^ ROTR61 ^ SHR6 (in place)
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -242,6 +243,7 @@ MCU_FN(sha512, blocks):
     ld r7, X+
     ld r8, X+
     ld r9, X+
+    ; sigma0(W[t-15]) = ROTR1 ^ ROTR8 ^ SHR7 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
@@ -456,6 +458,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+37
     ldd r8, Y+38
     ldd r9, Y+39
+    ; T1 = Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -518,6 +521,7 @@ MCU_FN(sha512, blocks):
     eor r17, r25
     eor r10, r18
     eor r11, r19
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded
     ldd r18, Y+40
     ldd r0, Y+48
     eor r18, r0
@@ -566,6 +570,7 @@ MCU_FN(sha512, blocks):
     and r18, r9
     eor r18, r0
     adc r11, r18
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r18, Y+56
     add r12, r18
     ldd r18, Y+57
@@ -614,6 +619,7 @@ MCU_FN(sha512, blocks):
     adc r10, r18
     elpm r18, Z+
     adc r11, r18
+    ; e' = d + T1, stored in d's place
     ldd r2, Y+24
     add r2, r12
     std Y+24, r2
@@ -646,6 +652,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+5
     ldd r8, Y+6
     ldd r9, Y+7
+    ; T2 = Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
@@ -715,6 +722,7 @@ MCU_FN(sha512, blocks):
     eor r20, r2
     eor r21, r3
     eor r22, r4
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded
     ldd r2, Y+0
     ldd r0, Y+8
     ldd r3, Y+16
@@ -779,6 +787,7 @@ MCU_FN(sha512, blocks):
     and r2, r3
     eor r2, r0
     adc r22, r2
+    ; a' = T1 + T2, stored in h's place
     add r23, r12
     std Y+56, r23
     adc r24, r13
@@ -804,6 +813,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+29
     ldd r8, Y+30
     ldd r9, Y+31
+    ; T1 = Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -866,6 +876,7 @@ MCU_FN(sha512, blocks):
     eor r17, r25
     eor r10, r18
     eor r11, r19
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded
     ldd r18, Y+32
     ldd r0, Y+40
     eor r18, r0
@@ -914,6 +925,7 @@ MCU_FN(sha512, blocks):
     and r18, r9
     eor r18, r0
     adc r11, r18
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r18, Y+48
     add r12, r18
     ldd r18, Y+49
@@ -962,6 +974,7 @@ MCU_FN(sha512, blocks):
     adc r10, r18
     elpm r18, Z+
     adc r11, r18
+    ; e' = d + T1, stored in d's place
     ldd r2, Y+16
     add r2, r12
     std Y+16, r2
@@ -994,6 +1007,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+61
     ldd r8, Y+62
     ldd r9, Y+63
+    ; T2 = Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
@@ -1063,6 +1077,7 @@ MCU_FN(sha512, blocks):
     eor r20, r2
     eor r21, r3
     eor r22, r4
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded
     ldd r2, Y+56
     ldd r0, Y+0
     ldd r3, Y+8
@@ -1127,6 +1142,7 @@ MCU_FN(sha512, blocks):
     and r2, r3
     eor r2, r0
     adc r22, r2
+    ; a' = T1 + T2, stored in h's place
     add r23, r12
     std Y+48, r23
     adc r24, r13
@@ -1152,6 +1168,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+21
     ldd r8, Y+22
     ldd r9, Y+23
+    ; T1 = Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -1214,6 +1231,7 @@ MCU_FN(sha512, blocks):
     eor r17, r25
     eor r10, r18
     eor r11, r19
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded
     ldd r18, Y+24
     ldd r0, Y+32
     eor r18, r0
@@ -1262,6 +1280,7 @@ MCU_FN(sha512, blocks):
     and r18, r9
     eor r18, r0
     adc r11, r18
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r18, Y+40
     add r12, r18
     ldd r18, Y+41
@@ -1310,6 +1329,7 @@ MCU_FN(sha512, blocks):
     adc r10, r18
     elpm r18, Z+
     adc r11, r18
+    ; e' = d + T1, stored in d's place
     ldd r2, Y+8
     add r2, r12
     std Y+8, r2
@@ -1342,6 +1362,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+53
     ldd r8, Y+54
     ldd r9, Y+55
+    ; T2 = Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
@@ -1411,6 +1432,7 @@ MCU_FN(sha512, blocks):
     eor r20, r2
     eor r21, r3
     eor r22, r4
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded
     ldd r2, Y+48
     ldd r0, Y+56
     ldd r3, Y+0
@@ -1475,6 +1497,7 @@ MCU_FN(sha512, blocks):
     and r2, r3
     eor r2, r0
     adc r22, r2
+    ; a' = T1 + T2, stored in h's place
     add r23, r12
     std Y+40, r23
     adc r24, r13
@@ -1500,6 +1523,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+13
     ldd r8, Y+14
     ldd r9, Y+15
+    ; T1 = Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -1562,6 +1586,7 @@ MCU_FN(sha512, blocks):
     eor r17, r25
     eor r10, r18
     eor r11, r19
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded
     ldd r18, Y+16
     ldd r0, Y+24
     eor r18, r0
@@ -1610,6 +1635,7 @@ MCU_FN(sha512, blocks):
     and r18, r9
     eor r18, r0
     adc r11, r18
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r18, Y+32
     add r12, r18
     ldd r18, Y+33
@@ -1658,6 +1684,7 @@ MCU_FN(sha512, blocks):
     adc r10, r18
     elpm r18, Z+
     adc r11, r18
+    ; e' = d + T1, stored in d's place
     ldd r2, Y+0
     add r2, r12
     std Y+0, r2
@@ -1690,6 +1717,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+45
     ldd r8, Y+46
     ldd r9, Y+47
+    ; T2 = Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
@@ -1759,6 +1787,7 @@ MCU_FN(sha512, blocks):
     eor r20, r2
     eor r21, r3
     eor r22, r4
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded
     ldd r2, Y+40
     ldd r0, Y+48
     ldd r3, Y+56
@@ -1823,6 +1852,7 @@ MCU_FN(sha512, blocks):
     and r2, r3
     eor r2, r0
     adc r22, r2
+    ; a' = T1 + T2, stored in h's place
     add r23, r12
     std Y+32, r23
     adc r24, r13
@@ -1848,6 +1878,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+5
     ldd r8, Y+6
     ldd r9, Y+7
+    ; T1 = Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -1910,6 +1941,7 @@ MCU_FN(sha512, blocks):
     eor r17, r25
     eor r10, r18
     eor r11, r19
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded
     ldd r18, Y+8
     ldd r0, Y+16
     eor r18, r0
@@ -1958,6 +1990,7 @@ MCU_FN(sha512, blocks):
     and r18, r9
     eor r18, r0
     adc r11, r18
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r18, Y+24
     add r12, r18
     ldd r18, Y+25
@@ -2006,6 +2039,7 @@ MCU_FN(sha512, blocks):
     adc r10, r18
     elpm r18, Z+
     adc r11, r18
+    ; e' = d + T1, stored in d's place
     ldd r2, Y+56
     add r2, r12
     std Y+56, r2
@@ -2038,6 +2072,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+37
     ldd r8, Y+38
     ldd r9, Y+39
+    ; T2 = Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
@@ -2107,6 +2142,7 @@ MCU_FN(sha512, blocks):
     eor r20, r2
     eor r21, r3
     eor r22, r4
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded
     ldd r2, Y+32
     ldd r0, Y+40
     ldd r3, Y+48
@@ -2171,6 +2207,7 @@ MCU_FN(sha512, blocks):
     and r2, r3
     eor r2, r0
     adc r22, r2
+    ; a' = T1 + T2, stored in h's place
     add r23, r12
     std Y+24, r23
     adc r24, r13
@@ -2196,6 +2233,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+61
     ldd r8, Y+62
     ldd r9, Y+63
+    ; T1 = Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -2258,6 +2296,7 @@ MCU_FN(sha512, blocks):
     eor r17, r25
     eor r10, r18
     eor r11, r19
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded
     ldd r18, Y+0
     ldd r0, Y+8
     eor r18, r0
@@ -2306,6 +2345,7 @@ MCU_FN(sha512, blocks):
     and r18, r9
     eor r18, r0
     adc r11, r18
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r18, Y+16
     add r12, r18
     ldd r18, Y+17
@@ -2354,6 +2394,7 @@ MCU_FN(sha512, blocks):
     adc r10, r18
     elpm r18, Z+
     adc r11, r18
+    ; e' = d + T1, stored in d's place
     ldd r2, Y+48
     add r2, r12
     std Y+48, r2
@@ -2386,6 +2427,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+29
     ldd r8, Y+30
     ldd r9, Y+31
+    ; T2 = Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
@@ -2455,6 +2497,7 @@ MCU_FN(sha512, blocks):
     eor r20, r2
     eor r21, r3
     eor r22, r4
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded
     ldd r2, Y+24
     ldd r0, Y+32
     ldd r3, Y+40
@@ -2519,6 +2562,7 @@ MCU_FN(sha512, blocks):
     and r2, r3
     eor r2, r0
     adc r22, r2
+    ; a' = T1 + T2, stored in h's place
     add r23, r12
     std Y+16, r23
     adc r24, r13
@@ -2544,6 +2588,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+53
     ldd r8, Y+54
     ldd r9, Y+55
+    ; T1 = Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -2606,6 +2651,7 @@ MCU_FN(sha512, blocks):
     eor r17, r25
     eor r10, r18
     eor r11, r19
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded
     ldd r18, Y+56
     ldd r0, Y+0
     eor r18, r0
@@ -2654,6 +2700,7 @@ MCU_FN(sha512, blocks):
     and r18, r9
     eor r18, r0
     adc r11, r18
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r18, Y+8
     add r12, r18
     ldd r18, Y+9
@@ -2702,6 +2749,7 @@ MCU_FN(sha512, blocks):
     adc r10, r18
     elpm r18, Z+
     adc r11, r18
+    ; e' = d + T1, stored in d's place
     ldd r2, Y+40
     add r2, r12
     std Y+40, r2
@@ -2734,6 +2782,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+21
     ldd r8, Y+22
     ldd r9, Y+23
+    ; T2 = Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
@@ -2803,6 +2852,7 @@ MCU_FN(sha512, blocks):
     eor r20, r2
     eor r21, r3
     eor r22, r4
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded
     ldd r2, Y+16
     ldd r0, Y+24
     ldd r3, Y+32
@@ -2867,6 +2917,7 @@ MCU_FN(sha512, blocks):
     and r2, r3
     eor r2, r0
     adc r22, r2
+    ; a' = T1 + T2, stored in h's place
     add r23, r12
     std Y+8, r23
     adc r24, r13
@@ -2892,6 +2943,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+45
     ldd r8, Y+46
     ldd r9, Y+47
+    ; T1 = Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -2954,6 +3006,7 @@ MCU_FN(sha512, blocks):
     eor r17, r25
     eor r10, r18
     eor r11, r19
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded
     ldd r18, Y+48
     ldd r0, Y+56
     eor r18, r0
@@ -3002,6 +3055,7 @@ MCU_FN(sha512, blocks):
     and r18, r9
     eor r18, r0
     adc r11, r18
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r18, Y+0
     add r12, r18
     ldd r18, Y+1
@@ -3050,6 +3104,7 @@ MCU_FN(sha512, blocks):
     adc r10, r18
     elpm r18, Z+
     adc r11, r18
+    ; e' = d + T1, stored in d's place
     ldd r2, Y+32
     add r2, r12
     std Y+32, r2
@@ -3082,6 +3137,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+13
     ldd r8, Y+14
     ldd r9, Y+15
+    ; T2 = Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
@@ -3151,6 +3207,7 @@ MCU_FN(sha512, blocks):
     eor r20, r2
     eor r21, r3
     eor r22, r4
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded
     ldd r2, Y+8
     ldd r0, Y+16
     ldd r3, Y+24
@@ -3215,6 +3272,7 @@ MCU_FN(sha512, blocks):
     and r2, r3
     eor r2, r0
     adc r22, r2
+    ; a' = T1 + T2, stored in h's place
     add r23, r12
     std Y+0, r23
     adc r24, r13

@@ -260,6 +260,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+37
     ldd r8, Y+38
     ldd r9, Y+39
+    ; T1 = Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -322,6 +323,7 @@ MCU_FN(sha512, blocks):
     eor r17, r25
     eor r10, r18
     eor r11, r19
+    ; + Ch(e, f, g) = g ^ (e & (f ^ g)), f and g loaded
     ldd r18, Y+40
     ldd r0, Y+48
     eor r18, r0
@@ -370,6 +372,7 @@ MCU_FN(sha512, blocks):
     and r18, r9
     eor r18, r0
     adc r11, r18
+    ; + h, + W[t] (LD X+), + K[t] (ELPM Z+)
     ldd r18, Y+56
     add r12, r18
     ldd r18, Y+57
@@ -418,6 +421,7 @@ MCU_FN(sha512, blocks):
     adc r10, r18
     elpm r18, Z+
     adc r11, r18
+    ; e' = d + T1, stored in d's place
     ldd r2, Y+24
     add r2, r12
     std Y+24, r2
@@ -450,6 +454,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Y+5
     ldd r8, Y+6
     ldd r9, Y+7
+    ; T2 = Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
@@ -519,6 +524,7 @@ MCU_FN(sha512, blocks):
     eor r20, r2
     eor r21, r3
     eor r22, r4
+    ; + Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), a, b, c loaded
     ldd r2, Y+0
     ldd r0, Y+8
     ldd r3, Y+16
@@ -583,6 +589,7 @@ MCU_FN(sha512, blocks):
     and r2, r3
     eor r2, r0
     adc r22, r2
+    ; a' = T1 + T2, stored in h's place: one word below a (ST -Y), the ring slides down
     add r23, r12
     adc r24, r13
     adc r25, r14
@@ -657,6 +664,7 @@ MCU_FN(sha512, blocks):
     ldd r7, Z+45
     ldd r8, Z+46
     ldd r9, Z+47
+    ; sigma1(W[t-2]) = ROTR19 ^ ROTR61 ^ SHR6 (in place)
     movw r10, r2
     movw r12, r4
     movw r14, r6
@@ -776,6 +784,7 @@ MCU_FN(sha512, blocks):
     ld r7, X+
     ld r8, X+
     ld r9, X+
+    ; sigma0(W[t-15]) = ROTR1 ^ ROTR8 ^ SHR7 (in place)
     movw r18, r2
     movw r20, r4
     movw r22, r6
