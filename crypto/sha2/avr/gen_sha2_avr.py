@@ -36,6 +36,7 @@ function of the public pointers and the round number; no MUL, no table indexed b
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -411,6 +412,11 @@ def generate(p: Params, compact: bool = False) -> str:
     g.e(f"std Z+{M_NBLK + 1}, r21")
     g.e(f"in r0, {RAMPZ:#x}")
     g.e(f"std Z+{M_RAMPZ}, r0")
+    g.c("the ring a..h = the state (later blocks: the feed-forward writes it)")
+    g.e("movw r26, r24")
+    for i in range(vars_):
+        g.e("ld r0, X+")
+        g.e(f"std Y+{i}, r0")
     g.e("movw r26, r22")                               # X = in
 
     # ---------------------------------------------------------------- per block
@@ -445,18 +451,17 @@ def generate(p: Params, compact: bool = False) -> str:
         addi(26, W0)
         g.e("movw r30, r28")
         addi(30, W0 + z_start * n)
-        # the counter: r25 where the words leave a register free (N = 4), else Z's distance from Y
-        # (a byte of the ring before the rounds use it, or, in the rolling pass, whose 16 words keep Z's
-        # distance from Y unique in its low byte)
-        cnt = 25 if n == 4 else None
-        if cnt is not None:
-            g.free.discard(cnt)
-            g.e(f"ldi r{cnt}, {count}")
-        elif not rolling:
+        # the counter: r25 where the words leave a register free (N = 4); else r1, which no chain of
+        # SHA-512's schedules needs as the zero (checked below) and which the count leaves at 0
+        if n == 4:
+            g.free.discard(25)
+            g.e(f"ldi r25, {count}")
+        else:
             g.e(f"ldi r18, {count}")
-            g.e("std Y+0, r18")
+            g.e("mov r1, r18")
         label = f".L{tag}_sched" + ("_roll" if rolling else "")
         g.label(label)
+        body_start = len(g.lines)
         x = g.alloc()
         for i in range(n):
             g.e(f"ldd r{x[i]}, Z+{5 * n + i}")
@@ -480,19 +485,12 @@ def generate(p: Params, compact: bool = False) -> str:
         g.release(s)
         g.release(s0)
         g.e(f"adiw r30, {n}")
-        if cnt is not None:
-            g.free.add(cnt)
-            g.e(f"dec r{cnt}")
-        elif not rolling:
-            g.e("ldd r18, Y+0")
-            g.e("dec r18")
-            g.e("std Y+0, r18")
+        if n == 4:
+            g.free.add(25)
+            g.e("dec r25")
         else:
-            end = W0 + (z_start + count) * n       # Z's offset from Y after the last word
-            assert all((W0 + (z_start + k) * n) % 256 != end % 256 for k in range(1, count))
-            g.e("mov r16, r30")
-            g.e("sub r16, r28")
-            g.e(f"cpi r16, lo8({end})")
+            assert not any(re.search(r"\br1\b", ln) for ln in g.lines[body_start:]), "the schedule uses r1"
+            g.e("dec r1")                   # 0 again at the end: r1 is the zero register once more
         assert g.free == set(Gen.POOL)
         g.e("breq 1f")
         g.e(f"rjmp {label}")
@@ -502,13 +500,7 @@ def generate(p: Params, compact: bool = False) -> str:
         schedule(rolling=False)
 
     # ---------------------------------------------------------------- rounds
-    g.c("the ring a..h = the state; X = &W[0]; RAMPZ:Z = K")
-    misc_ptr()
-    g.e(f"ldd r26, Z+{M_STATE}")
-    g.e(f"ldd r27, Z+{M_STATE + 1}")
-    for i in range(vars_):
-        g.e("ld r0, X+")
-        g.e(f"std Y+{i}, r0")
+    g.c("X = &W[0]; RAMPZ:Z = K")
     g.e("movw r26, r28")
     addi(26, W0)
     g.e(f"ldi r30, hh8({ktab})")
@@ -680,7 +672,7 @@ def generate(p: Params, compact: bool = False) -> str:
         g.label("1")
 
     # ---------------------------------------------------------------- feed-forward
-    g.c("state += a..h; next block")
+    g.c("state += a..h, also into the ring for the next block; next block")
     misc_ptr()
     g.e(f"ldd r26, Z+{M_STATE}")
     g.e(f"ldd r27, Z+{M_STATE + 1}")
@@ -690,6 +682,7 @@ def generate(p: Params, compact: bool = False) -> str:
             g.e(f"ldd r18, Y+{w * n + i}")
             g.e(f"{'add' if i == 0 else 'adc'} r0, r18")
             g.e("st X+, r0")
+            g.e(f"std Y+{w * n + i}, r0")
     misc_ptr()
     g.e(f"ldd r24, Z+{M_NBLK}")
     g.e(f"ldd r25, Z+{M_NBLK + 1}")

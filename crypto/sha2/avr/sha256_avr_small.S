@@ -74,34 +74,8 @@ MCU_FN(sha256, blocks):
     std Z+5, r21
     in r0, 0x3b
     std Z+6, r0
-    movw r26, r22
-.Lsha256_small_block:
-    ; W[0..15]: the block's big-endian words, stored little-endian; X = in
-    movw r30, r28
-    adiw r30, 32
-    ldi r18, 16
-.Lsha256_small_load_w:
-    ld r0, X+
-    std Z+3, r0
-    ld r0, X+
-    std Z+2, r0
-    ld r0, X+
-    std Z+1, r0
-    ld r0, X+
-    std Z+0, r0
-    adiw r30, 4
-    dec r18
-    brne .Lsha256_small_load_w
-    movw r24, r26
-    movw r30, r28
-    sbiw r30, 42
-    std Z+2, r24
-    std Z+3, r25
-    ; the ring a..h = the state; X = &W[0]; RAMPZ:Z = K
-    movw r30, r28
-    sbiw r30, 42
-    ldd r26, Z+0
-    ldd r27, Z+1
+    ; the ring a..h = the state (later blocks: the feed-forward writes it)
+    movw r26, r24
     ld r0, X+
     std Y+0, r0
     ld r0, X+
@@ -166,6 +140,30 @@ MCU_FN(sha256, blocks):
     std Y+30, r0
     ld r0, X+
     std Y+31, r0
+    movw r26, r22
+.Lsha256_small_block:
+    ; W[0..15]: the block's big-endian words, stored little-endian; X = in
+    movw r30, r28
+    adiw r30, 32
+    ldi r18, 16
+.Lsha256_small_load_w:
+    ld r0, X+
+    std Z+3, r0
+    ld r0, X+
+    std Z+2, r0
+    ld r0, X+
+    std Z+1, r0
+    ld r0, X+
+    std Z+0, r0
+    adiw r30, 4
+    dec r18
+    brne .Lsha256_small_load_w
+    movw r24, r26
+    movw r30, r28
+    sbiw r30, 42
+    std Z+2, r24
+    std Z+3, r25
+    ; X = &W[0]; RAMPZ:Z = K
     movw r26, r28
     adiw r26, 32
     ldi r30, hh8(sha256_small_avr_k)
@@ -535,7 +533,7 @@ MCU_FN(sha256, blocks):
     adiw r26, 32
     rjmp .Lsha256_small_rounds
 .Lsha256_small_done:
-    ; state += a..h; next block
+    ; state += a..h, also into the ring for the next block; next block
     movw r30, r28
     sbiw r30, 42
     ldd r26, Z+0
@@ -544,130 +542,162 @@ MCU_FN(sha256, blocks):
     ldd r18, Y+0
     add r0, r18
     st X+, r0
+    std Y+0, r0
     ld r0, X
     ldd r18, Y+1
     adc r0, r18
     st X+, r0
+    std Y+1, r0
     ld r0, X
     ldd r18, Y+2
     adc r0, r18
     st X+, r0
+    std Y+2, r0
     ld r0, X
     ldd r18, Y+3
     adc r0, r18
     st X+, r0
+    std Y+3, r0
     ld r0, X
     ldd r18, Y+4
     add r0, r18
     st X+, r0
+    std Y+4, r0
     ld r0, X
     ldd r18, Y+5
     adc r0, r18
     st X+, r0
+    std Y+5, r0
     ld r0, X
     ldd r18, Y+6
     adc r0, r18
     st X+, r0
+    std Y+6, r0
     ld r0, X
     ldd r18, Y+7
     adc r0, r18
     st X+, r0
+    std Y+7, r0
     ld r0, X
     ldd r18, Y+8
     add r0, r18
     st X+, r0
+    std Y+8, r0
     ld r0, X
     ldd r18, Y+9
     adc r0, r18
     st X+, r0
+    std Y+9, r0
     ld r0, X
     ldd r18, Y+10
     adc r0, r18
     st X+, r0
+    std Y+10, r0
     ld r0, X
     ldd r18, Y+11
     adc r0, r18
     st X+, r0
+    std Y+11, r0
     ld r0, X
     ldd r18, Y+12
     add r0, r18
     st X+, r0
+    std Y+12, r0
     ld r0, X
     ldd r18, Y+13
     adc r0, r18
     st X+, r0
+    std Y+13, r0
     ld r0, X
     ldd r18, Y+14
     adc r0, r18
     st X+, r0
+    std Y+14, r0
     ld r0, X
     ldd r18, Y+15
     adc r0, r18
     st X+, r0
+    std Y+15, r0
     ld r0, X
     ldd r18, Y+16
     add r0, r18
     st X+, r0
+    std Y+16, r0
     ld r0, X
     ldd r18, Y+17
     adc r0, r18
     st X+, r0
+    std Y+17, r0
     ld r0, X
     ldd r18, Y+18
     adc r0, r18
     st X+, r0
+    std Y+18, r0
     ld r0, X
     ldd r18, Y+19
     adc r0, r18
     st X+, r0
+    std Y+19, r0
     ld r0, X
     ldd r18, Y+20
     add r0, r18
     st X+, r0
+    std Y+20, r0
     ld r0, X
     ldd r18, Y+21
     adc r0, r18
     st X+, r0
+    std Y+21, r0
     ld r0, X
     ldd r18, Y+22
     adc r0, r18
     st X+, r0
+    std Y+22, r0
     ld r0, X
     ldd r18, Y+23
     adc r0, r18
     st X+, r0
+    std Y+23, r0
     ld r0, X
     ldd r18, Y+24
     add r0, r18
     st X+, r0
+    std Y+24, r0
     ld r0, X
     ldd r18, Y+25
     adc r0, r18
     st X+, r0
+    std Y+25, r0
     ld r0, X
     ldd r18, Y+26
     adc r0, r18
     st X+, r0
+    std Y+26, r0
     ld r0, X
     ldd r18, Y+27
     adc r0, r18
     st X+, r0
+    std Y+27, r0
     ld r0, X
     ldd r18, Y+28
     add r0, r18
     st X+, r0
+    std Y+28, r0
     ld r0, X
     ldd r18, Y+29
     adc r0, r18
     st X+, r0
+    std Y+29, r0
     ld r0, X
     ldd r18, Y+30
     adc r0, r18
     st X+, r0
+    std Y+30, r0
     ld r0, X
     ldd r18, Y+31
     adc r0, r18
     st X+, r0
+    std Y+31, r0
     movw r30, r28
     sbiw r30, 42
     ldd r24, Z+4

@@ -76,45 +76,8 @@ MCU_FN(sha512, blocks):
     std Z+5, r21
     in r0, 0x3b
     std Z+6, r0
-    movw r26, r22
-.Lsha512_small_block:
-    ; W[0..15]: the block's big-endian words, stored little-endian; X = in
-    movw r30, r28
-    subi r30, lo8(-64)
-    sbci r31, hi8(-64)
-    ldi r18, 16
-.Lsha512_small_load_w:
-    ld r0, X+
-    std Z+7, r0
-    ld r0, X+
-    std Z+6, r0
-    ld r0, X+
-    std Z+5, r0
-    ld r0, X+
-    std Z+4, r0
-    ld r0, X+
-    std Z+3, r0
-    ld r0, X+
-    std Z+2, r0
-    ld r0, X+
-    std Z+1, r0
-    ld r0, X+
-    std Z+0, r0
-    adiw r30, 8
-    dec r18
-    brne .Lsha512_small_load_w
-    movw r24, r26
-    movw r30, r28
-    subi r30, lo8(74)
-    sbci r31, hi8(74)
-    std Z+2, r24
-    std Z+3, r25
-    ; the ring a..h = the state; X = &W[0]; RAMPZ:Z = K
-    movw r30, r28
-    subi r30, lo8(74)
-    sbci r31, hi8(74)
-    ldd r26, Z+0
-    ldd r27, Z+1
+    ; the ring a..h = the state (later blocks: the feed-forward writes it)
+    movw r26, r24
     ld r0, X+
     std Y+0, r0
     ld r0, X+
@@ -243,6 +206,40 @@ MCU_FN(sha512, blocks):
     std Y+62, r0
     ld r0, X+
     std Y+63, r0
+    movw r26, r22
+.Lsha512_small_block:
+    ; W[0..15]: the block's big-endian words, stored little-endian; X = in
+    movw r30, r28
+    subi r30, lo8(-64)
+    sbci r31, hi8(-64)
+    ldi r18, 16
+.Lsha512_small_load_w:
+    ld r0, X+
+    std Z+7, r0
+    ld r0, X+
+    std Z+6, r0
+    ld r0, X+
+    std Z+5, r0
+    ld r0, X+
+    std Z+4, r0
+    ld r0, X+
+    std Z+3, r0
+    ld r0, X+
+    std Z+2, r0
+    ld r0, X+
+    std Z+1, r0
+    ld r0, X+
+    std Z+0, r0
+    adiw r30, 8
+    dec r18
+    brne .Lsha512_small_load_w
+    movw r24, r26
+    movw r30, r28
+    subi r30, lo8(74)
+    sbci r31, hi8(74)
+    std Z+2, r24
+    std Z+3, r25
+    ; X = &W[0]; RAMPZ:Z = K
     movw r26, r28
     subi r26, lo8(-64)
     sbci r27, hi8(-64)
@@ -655,6 +652,8 @@ MCU_FN(sha512, blocks):
     movw r30, r28
     subi r30, lo8(-136)
     sbci r31, hi8(-136)
+    ldi r18, 16
+    mov r1, r18
 .Lsha512_small_sched_roll:
     ldd r2, Z+40
     ldd r3, Z+41
@@ -851,9 +850,7 @@ MCU_FN(sha512, blocks):
     st X+, r10
     st X+, r11
     adiw r30, 8
-    mov r16, r30
-    sub r16, r28
-    cpi r16, lo8(264)
+    dec r1
     breq 1f
     rjmp .Lsha512_small_sched_roll
 1:
@@ -867,7 +864,7 @@ MCU_FN(sha512, blocks):
     sbci r27, hi8(-64)
     rjmp .Lsha512_small_rounds
 .Lsha512_small_done:
-    ; state += a..h; next block
+    ; state += a..h, also into the ring for the next block; next block
     movw r30, r28
     subi r30, lo8(74)
     sbci r31, hi8(74)
@@ -877,258 +874,322 @@ MCU_FN(sha512, blocks):
     ldd r18, Y+0
     add r0, r18
     st X+, r0
+    std Y+0, r0
     ld r0, X
     ldd r18, Y+1
     adc r0, r18
     st X+, r0
+    std Y+1, r0
     ld r0, X
     ldd r18, Y+2
     adc r0, r18
     st X+, r0
+    std Y+2, r0
     ld r0, X
     ldd r18, Y+3
     adc r0, r18
     st X+, r0
+    std Y+3, r0
     ld r0, X
     ldd r18, Y+4
     adc r0, r18
     st X+, r0
+    std Y+4, r0
     ld r0, X
     ldd r18, Y+5
     adc r0, r18
     st X+, r0
+    std Y+5, r0
     ld r0, X
     ldd r18, Y+6
     adc r0, r18
     st X+, r0
+    std Y+6, r0
     ld r0, X
     ldd r18, Y+7
     adc r0, r18
     st X+, r0
+    std Y+7, r0
     ld r0, X
     ldd r18, Y+8
     add r0, r18
     st X+, r0
+    std Y+8, r0
     ld r0, X
     ldd r18, Y+9
     adc r0, r18
     st X+, r0
+    std Y+9, r0
     ld r0, X
     ldd r18, Y+10
     adc r0, r18
     st X+, r0
+    std Y+10, r0
     ld r0, X
     ldd r18, Y+11
     adc r0, r18
     st X+, r0
+    std Y+11, r0
     ld r0, X
     ldd r18, Y+12
     adc r0, r18
     st X+, r0
+    std Y+12, r0
     ld r0, X
     ldd r18, Y+13
     adc r0, r18
     st X+, r0
+    std Y+13, r0
     ld r0, X
     ldd r18, Y+14
     adc r0, r18
     st X+, r0
+    std Y+14, r0
     ld r0, X
     ldd r18, Y+15
     adc r0, r18
     st X+, r0
+    std Y+15, r0
     ld r0, X
     ldd r18, Y+16
     add r0, r18
     st X+, r0
+    std Y+16, r0
     ld r0, X
     ldd r18, Y+17
     adc r0, r18
     st X+, r0
+    std Y+17, r0
     ld r0, X
     ldd r18, Y+18
     adc r0, r18
     st X+, r0
+    std Y+18, r0
     ld r0, X
     ldd r18, Y+19
     adc r0, r18
     st X+, r0
+    std Y+19, r0
     ld r0, X
     ldd r18, Y+20
     adc r0, r18
     st X+, r0
+    std Y+20, r0
     ld r0, X
     ldd r18, Y+21
     adc r0, r18
     st X+, r0
+    std Y+21, r0
     ld r0, X
     ldd r18, Y+22
     adc r0, r18
     st X+, r0
+    std Y+22, r0
     ld r0, X
     ldd r18, Y+23
     adc r0, r18
     st X+, r0
+    std Y+23, r0
     ld r0, X
     ldd r18, Y+24
     add r0, r18
     st X+, r0
+    std Y+24, r0
     ld r0, X
     ldd r18, Y+25
     adc r0, r18
     st X+, r0
+    std Y+25, r0
     ld r0, X
     ldd r18, Y+26
     adc r0, r18
     st X+, r0
+    std Y+26, r0
     ld r0, X
     ldd r18, Y+27
     adc r0, r18
     st X+, r0
+    std Y+27, r0
     ld r0, X
     ldd r18, Y+28
     adc r0, r18
     st X+, r0
+    std Y+28, r0
     ld r0, X
     ldd r18, Y+29
     adc r0, r18
     st X+, r0
+    std Y+29, r0
     ld r0, X
     ldd r18, Y+30
     adc r0, r18
     st X+, r0
+    std Y+30, r0
     ld r0, X
     ldd r18, Y+31
     adc r0, r18
     st X+, r0
+    std Y+31, r0
     ld r0, X
     ldd r18, Y+32
     add r0, r18
     st X+, r0
+    std Y+32, r0
     ld r0, X
     ldd r18, Y+33
     adc r0, r18
     st X+, r0
+    std Y+33, r0
     ld r0, X
     ldd r18, Y+34
     adc r0, r18
     st X+, r0
+    std Y+34, r0
     ld r0, X
     ldd r18, Y+35
     adc r0, r18
     st X+, r0
+    std Y+35, r0
     ld r0, X
     ldd r18, Y+36
     adc r0, r18
     st X+, r0
+    std Y+36, r0
     ld r0, X
     ldd r18, Y+37
     adc r0, r18
     st X+, r0
+    std Y+37, r0
     ld r0, X
     ldd r18, Y+38
     adc r0, r18
     st X+, r0
+    std Y+38, r0
     ld r0, X
     ldd r18, Y+39
     adc r0, r18
     st X+, r0
+    std Y+39, r0
     ld r0, X
     ldd r18, Y+40
     add r0, r18
     st X+, r0
+    std Y+40, r0
     ld r0, X
     ldd r18, Y+41
     adc r0, r18
     st X+, r0
+    std Y+41, r0
     ld r0, X
     ldd r18, Y+42
     adc r0, r18
     st X+, r0
+    std Y+42, r0
     ld r0, X
     ldd r18, Y+43
     adc r0, r18
     st X+, r0
+    std Y+43, r0
     ld r0, X
     ldd r18, Y+44
     adc r0, r18
     st X+, r0
+    std Y+44, r0
     ld r0, X
     ldd r18, Y+45
     adc r0, r18
     st X+, r0
+    std Y+45, r0
     ld r0, X
     ldd r18, Y+46
     adc r0, r18
     st X+, r0
+    std Y+46, r0
     ld r0, X
     ldd r18, Y+47
     adc r0, r18
     st X+, r0
+    std Y+47, r0
     ld r0, X
     ldd r18, Y+48
     add r0, r18
     st X+, r0
+    std Y+48, r0
     ld r0, X
     ldd r18, Y+49
     adc r0, r18
     st X+, r0
+    std Y+49, r0
     ld r0, X
     ldd r18, Y+50
     adc r0, r18
     st X+, r0
+    std Y+50, r0
     ld r0, X
     ldd r18, Y+51
     adc r0, r18
     st X+, r0
+    std Y+51, r0
     ld r0, X
     ldd r18, Y+52
     adc r0, r18
     st X+, r0
+    std Y+52, r0
     ld r0, X
     ldd r18, Y+53
     adc r0, r18
     st X+, r0
+    std Y+53, r0
     ld r0, X
     ldd r18, Y+54
     adc r0, r18
     st X+, r0
+    std Y+54, r0
     ld r0, X
     ldd r18, Y+55
     adc r0, r18
     st X+, r0
+    std Y+55, r0
     ld r0, X
     ldd r18, Y+56
     add r0, r18
     st X+, r0
+    std Y+56, r0
     ld r0, X
     ldd r18, Y+57
     adc r0, r18
     st X+, r0
+    std Y+57, r0
     ld r0, X
     ldd r18, Y+58
     adc r0, r18
     st X+, r0
+    std Y+58, r0
     ld r0, X
     ldd r18, Y+59
     adc r0, r18
     st X+, r0
+    std Y+59, r0
     ld r0, X
     ldd r18, Y+60
     adc r0, r18
     st X+, r0
+    std Y+60, r0
     ld r0, X
     ldd r18, Y+61
     adc r0, r18
     st X+, r0
+    std Y+61, r0
     ld r0, X
     ldd r18, Y+62
     adc r0, r18
     st X+, r0
+    std Y+62, r0
     ld r0, X
     ldd r18, Y+63
     adc r0, r18
     st X+, r0
+    std Y+63, r0
     movw r30, r28
     subi r30, lo8(74)
     sbci r31, hi8(74)
