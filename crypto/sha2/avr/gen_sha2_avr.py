@@ -459,6 +459,14 @@ def generate(p: Params, compact: bool = False) -> str:
         else:
             g.e(f"ldi r18, {count}")
             g.e("mov r1, r18")
+        # SHA-256's expanded schedule keeps W[t-15] in registers as the next word's W[t-16] (X then
+        # walks W[t-15] alone); SHA-512 has no registers for it, the rolling pass no use (it rewrites
+        # W[t-16] through X)
+        prev = None
+        if n == 4 and not rolling:
+            prev = g.alloc()
+            for i in range(n):
+                g.e(f"ld r{prev[i]}, X+")
         label = f".L{tag}_sched" + ("_roll" if rolling else "")
         g.label(label)
         body_start = len(g.lines)
@@ -466,12 +474,17 @@ def generate(p: Params, compact: bool = False) -> str:
         for i in range(n):
             g.e(f"ldd r{x[i]}, Z+{5 * n + i}")
         s = g.sigma(x, p.small1, preserve=False, name="sigma1(W[t-2])")
+        g.c("+ W[t-7] + W[t-16]")
         g.add_bytes(s, lambda i, t: g.e(f"ldd r{t}, Z+{i}"))
-        g.add_bytes(s, lambda i, t: g.e(f"ld r{t}, X+"))
+        if prev is not None:
+            for i in range(n):
+                g.e(f"{'add' if i == 0 else 'adc'} r{s[i]}, r{prev[i]}")
+        else:
+            g.add_bytes(s, lambda i, t: g.e(f"ld r{t}, X+"))
         x = g.alloc()
         for i in range(n):
             g.e(f"ld r{x[i]}, X+")
-        s0 = g.sigma(x, p.small0, preserve=False, name="sigma0(W[t-15])")
+        s0 = g.sigma(x, p.small0, preserve=prev is not None, name="sigma0(W[t-15])")
         for i in range(n):
             g.e(f"{'add' if i == 0 else 'adc'} r{s[i]}, r{s0[i]}")
         for i in range(n):
@@ -480,6 +493,9 @@ def generate(p: Params, compact: bool = False) -> str:
             g.e(f"sbiw r26, {2 * n}")
             for i in range(n):
                 g.e(f"st X+, r{s[i]}")
+        elif prev is not None:
+            g.copy(prev, x)             # W[t-15] is the next word's W[t-16]
+            g.release(x)
         else:
             g.e(f"sbiw r26, {n}")
         g.release(s)
@@ -491,6 +507,8 @@ def generate(p: Params, compact: bool = False) -> str:
         else:
             assert not any(re.search(r"\br1\b", ln) for ln in g.lines[body_start:]), "the schedule uses r1"
             g.e("dec r1")                   # 0 again at the end: r1 is the zero register once more
+        if prev is not None:
+            g.release(prev)
         assert g.free == set(Gen.POOL)
         g.e("breq 1f")
         g.e(f"rjmp {label}")

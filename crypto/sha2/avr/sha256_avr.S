@@ -169,110 +169,113 @@ MCU_FN(sha256, blocks):
     subi r30, lo8(-68)
     sbci r31, hi8(-68)
     ldi r25, 48
-.Lsha256_sched:
-    ldd r2, Z+20
-    ldd r3, Z+21
-    ldd r4, Z+22
-    ldd r5, Z+23
-    ; sigma1(W[t-2]) = ROTR17 ^ ROTR19 ^ SHR10 (in place)
-    movw r6, r2
-    movw r8, r4
-    bst r6, 0
-    lsr r9
-    ror r8
-    ror r7
-    ror r6
-    bld r9, 7
-    bst r6, 0
-    lsr r9
-    ror r8
-    ror r7
-    ror r6
-    bld r9, 7
-    eor r6, r2
-    eor r7, r3
-    eor r8, r4
-    eor r9, r5
-    bst r6, 0
-    lsr r9
-    ror r8
-    ror r7
-    ror r6
-    bld r9, 7
-    lsr r5
-    ror r4
-    ror r3
-    ror r2
-    lsr r5
-    ror r4
-    ror r3
-    ror r2
-    eor r8, r3
-    eor r9, r4
-    eor r6, r5
-    ldd r2, Z+0
-    add r8, r2
-    ldd r2, Z+1
-    adc r9, r2
-    ldd r2, Z+2
-    adc r6, r2
-    ldd r2, Z+3
-    adc r7, r2
-    ld r2, X+
-    add r8, r2
-    ld r2, X+
-    adc r9, r2
-    ld r2, X+
-    adc r6, r2
-    ld r2, X+
-    adc r7, r2
     ld r2, X+
     ld r3, X+
     ld r4, X+
     ld r5, X+
-    ; sigma0(W[t-15]) = ROTR7 ^ ROTR18 ^ SHR3 (in place)
-    movw r10, r2
-    movw r12, r4
-    lsl r10
-    rol r11
-    rol r12
-    rol r13
-    adc r10, r1
-    bst r2, 0
-    lsr r5
-    ror r4
-    ror r3
-    ror r2
-    bld r5, 7
-    bst r2, 0
-    lsr r5
-    ror r4
-    ror r3
-    ror r2
-    bld r5, 7
-    eor r11, r4
-    eor r12, r5
-    eor r13, r2
-    eor r10, r3
-    lsr r5
-    ror r4
-    ror r3
-    ror r2
-    eor r11, r2
-    eor r12, r3
-    eor r13, r4
-    mov r16, r5
-    andi r16, 0x1f
-    eor r10, r16
-    add r8, r11
-    adc r9, r12
-    adc r6, r13
-    adc r7, r10
-    std Z+28, r8
-    std Z+29, r9
-    std Z+30, r6
-    std Z+31, r7
-    sbiw r26, 4
+.Lsha256_sched:
+    ldd r6, Z+20
+    ldd r7, Z+21
+    ldd r8, Z+22
+    ldd r9, Z+23
+    ; sigma1(W[t-2]) = ROTR17 ^ ROTR19 ^ SHR10 (in place)
+    movw r10, r6
+    movw r12, r8
+    bst r10, 0
+    lsr r13
+    ror r12
+    ror r11
+    ror r10
+    bld r13, 7
+    bst r10, 0
+    lsr r13
+    ror r12
+    ror r11
+    ror r10
+    bld r13, 7
+    eor r10, r6
+    eor r11, r7
+    eor r12, r8
+    eor r13, r9
+    bst r10, 0
+    lsr r13
+    ror r12
+    ror r11
+    ror r10
+    bld r13, 7
+    lsr r9
+    ror r8
+    ror r7
+    ror r6
+    lsr r9
+    ror r8
+    ror r7
+    ror r6
+    eor r12, r7
+    eor r13, r8
+    eor r10, r9
+    ; + W[t-7] + W[t-16]
+    ldd r6, Z+0
+    add r12, r6
+    ldd r6, Z+1
+    adc r13, r6
+    ldd r6, Z+2
+    adc r10, r6
+    ldd r6, Z+3
+    adc r11, r6
+    add r12, r2
+    adc r13, r3
+    adc r10, r4
+    adc r11, r5
+    ld r6, X+
+    ld r7, X+
+    ld r8, X+
+    ld r9, X+
+    ; sigma0(W[t-15]) = ROTR7 ^ ROTR18 ^ SHR3
+    movw r14, r6
+    movw r16, r8
+    lsl r14
+    rol r15
+    rol r16
+    rol r17
+    adc r14, r1
+    movw r18, r6
+    movw r20, r8
+    bst r18, 0
+    lsr r21
+    ror r20
+    ror r19
+    ror r18
+    bld r21, 7
+    bst r18, 0
+    lsr r21
+    ror r20
+    ror r19
+    ror r18
+    bld r21, 7
+    eor r15, r20
+    eor r16, r21
+    eor r17, r18
+    eor r14, r19
+    lsr r21
+    ror r20
+    ror r19
+    ror r18
+    eor r15, r18
+    eor r16, r19
+    eor r17, r20
+    andi r21, 0x1f
+    eor r14, r21
+    add r12, r15
+    adc r13, r16
+    adc r10, r17
+    adc r11, r14
+    std Z+28, r12
+    std Z+29, r13
+    std Z+30, r10
+    std Z+31, r11
+    movw r2, r6
+    movw r4, r8
     adiw r30, 4
     dec r25
     breq 1f

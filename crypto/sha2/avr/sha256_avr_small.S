@@ -453,6 +453,7 @@ MCU_FN(sha256, blocks):
     eor r8, r3
     eor r9, r4
     eor r6, r5
+    ; + W[t-7] + W[t-16]
     ldd r2, Z+0
     add r8, r2
     ldd r2, Z+1

@@ -333,6 +333,7 @@ MCU_FN(sha512, blocks):
     eor r17, r7
     eor r10, r8
     eor r11, r9
+    ; + W[t-7] + W[t-16]
     ldd r2, Z+0
     add r12, r2
     ldd r2, Z+1
