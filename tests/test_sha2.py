@@ -291,3 +291,27 @@ def test_cli_bad_input_exits_2(args: list[str]) -> None:
     proc = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "run", *args, "--target", "host", "--impl", "ref"],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+
+
+# ------------------------------------------------------------------------------------ Monte Carlo
+@pytest.mark.parametrize("prim_id", HASH_IDS)
+def test_shavs_monte_carlo(prim_id: str) -> None:
+    """The SHAVS Monte Carlo test (SHAVS §6.4): from Seed, MD0 = MD1 = MD2 = Seed, then for i = 3..1002
+    MDi = SHA(MD(i-3) || MD(i-2) || MD(i-1)); MD1002 is the checkpoint and the next Seed. On the host
+    the first 10 checkpoints (10,000 chained hashes); with MCUCRYPT_FULL=1 all 100, and the first
+    checkpoint on every implementation on the boards."""
+    from mcucrypt.kat import read_vectors
+    records = read_vectors(ROOT / "crypto" / "sha2" / "vectors" / f"SHA{prim_id[3:]}Monte.rsp")
+    seed, checkpoints = records[0].hex("Seed"), [r.hex("MD") for r in records[1:]]
+    assert len(checkpoints) == 100
+    fws = [firmware(prim_id, "ref", "host")]
+    if FULL:
+        fws += [firmware(prim_id, i, t) for (_, i, t) in jobs([prim_id], ("rv32", "armv7m", "avr"))]
+    for fw in fws:
+        md, rounds = seed, (100 if FULL else 10) if fw.target == "host" else 1
+        for j in range(rounds):
+            a = b = c = md
+            for _ in range(1000):
+                a, b, c = b, c, oneshot(fw, a + b + c)
+            md = c
+            assert md == checkpoints[j], f"{prim_id} {fw.impl.name} {fw.target}: Monte Carlo checkpoint {j}"
