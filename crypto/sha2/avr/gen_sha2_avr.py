@@ -156,6 +156,11 @@ class Gen:
             ready = [d for d in moves if d not in moves.values()]
             if ready:
                 d = ready[0]
+                src = moves[d]
+                if (d % 2 == 0 and src % 2 == 0 and moves.get(d + 1) == src + 1 and d + 1 in ready):
+                    self.e(f"movw r{d}, r{src}")
+                    del moves[d], moves[d + 1]
+                    continue
                 self.e(f"mov r{d}, r{moves.pop(d)}")
                 continue
             d = next(iter(moves))                       # a cycle: park one value in r0
@@ -514,8 +519,61 @@ def generate(p: Params, compact: bool = False) -> str:
         g.e(f"rjmp {label}")
         g.label("1")
 
+    def schedule_kept() -> None:
+        """avr-fast SHA-256: the loop of schedule(rolling=False) with the last two words W[t-1], W[t-2]
+        and W[t-15] (the next word's W[t-16]) kept in registers, two words an iteration so that their
+        roles rotate by renaming; X walks W[t-15] alone."""
+        count = R - 16
+        assert count % 2 == 0
+        g.c("W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], two words an iteration: W[t-2], W[t-1] and")
+        g.c(f"W[t-16] in registers, X walks W[t-15], Z = &W[t-7] (W[t] at Z+{7 * n}, W[t+1] at Z+{8 * n})")
+        g.e("movw r26, r28")
+        addi(26, W0)
+        g.e("movw r30, r28")
+        addi(30, W0 + 9 * n)
+        g.free.discard(25)
+        g.e(f"ldi r25, {count // 2}")
+        prev, w1, w2 = g.alloc(), g.alloc(), g.alloc()
+        for i in range(n):
+            g.e(f"ld r{prev[i]}, X+")                  # W[0]
+        for i in range(n):
+            g.e(f"ldd r{w2[i]}, Z+{5 * n + i}")        # W[14]
+            g.e(f"ldd r{w1[i]}, Z+{6 * n + i}")        # W[15]
+        canon = prev + w1 + w2
+        g.label(f".L{tag}_sched")
+        for k in range(2):
+            s1 = g.sigma(w2, p.small1, preserve=False, name=f"sigma1(W[t{'+1' if k else ''}-2])")
+            g.c(f"+ W[t{'+1' if k else ''}-7] + W[t{'+1' if k else ''}-16]")
+            g.add_bytes(s1, lambda i, t, k=k: g.e(f"ldd r{t}, Z+{k * n + i}"))
+            for i in range(n):
+                g.e(f"{'add' if i == 0 else 'adc'} r{s1[i]}, r{prev[i]}")
+            g.release(prev)
+            x = g.alloc()
+            for i in range(n):
+                g.e(f"ld r{x[i]}, X+")
+            s0 = g.sigma(x, p.small0, preserve=True, name=f"sigma0(W[t{'+1' if k else ''}-15])")
+            for i in range(n):
+                g.e(f"{'add' if i == 0 else 'adc'} r{s1[i]}, r{s0[i]}")
+            g.release(s0)
+            for i in range(n):
+                g.e(f"std Z+{(7 + k) * n + i}, r{s1[i]}")
+            prev, w2, w1 = x, w1, s1
+        g.c("registers back to the loop's assignment")
+        g.permute(canon, prev + w1 + w2)
+        g.e(f"adiw r30, {2 * n}")
+        g.e("dec r25")
+        g.e("breq 1f")
+        g.e(f"rjmp .L{tag}_sched")
+        g.label("1")
+        g.release(prev + w1 + w2)
+        g.free.add(25)
+        assert g.free == set(Gen.POOL)
+
     if not compact:
-        schedule(rolling=False)
+        if n == 4:
+            schedule_kept()
+        else:
+            schedule(rolling=False)
 
     # ---------------------------------------------------------------- rounds
     g.c("X = &W[0]; RAMPZ:Z = K")

@@ -161,24 +161,124 @@ MCU_FN(sha256, blocks):
     sbiw r30, 10
     std Z+2, r24
     std Z+3, r25
-    ; W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]: X walks W[t-16], W[t-15]; Z = &W[t-7]
-    ; (W[t-2] at Z+20, W[t] at Z+28)
+    ; W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], two words an iteration: W[t-2], W[t-1] and
+    ; W[t-16] in registers, X walks W[t-15], Z = &W[t-7] (W[t] at Z+28, W[t+1] at Z+32)
     movw r26, r28
     adiw r26, 32
     movw r30, r28
     subi r30, lo8(-68)
     sbci r31, hi8(-68)
-    ldi r25, 48
+    ldi r25, 24
     ld r2, X+
     ld r3, X+
     ld r4, X+
     ld r5, X+
+    ldd r10, Z+20
+    ldd r6, Z+24
+    ldd r11, Z+21
+    ldd r7, Z+25
+    ldd r12, Z+22
+    ldd r8, Z+26
+    ldd r13, Z+23
+    ldd r9, Z+27
 .Lsha256_sched:
-    ldd r6, Z+20
-    ldd r7, Z+21
-    ldd r8, Z+22
-    ldd r9, Z+23
     ; sigma1(W[t-2]) = ROTR17 ^ ROTR19 ^ SHR10 (in place)
+    movw r14, r10
+    movw r16, r12
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    eor r14, r10
+    eor r15, r11
+    eor r16, r12
+    eor r17, r13
+    bst r14, 0
+    lsr r17
+    ror r16
+    ror r15
+    ror r14
+    bld r17, 7
+    lsr r13
+    ror r12
+    ror r11
+    ror r10
+    lsr r13
+    ror r12
+    ror r11
+    ror r10
+    eor r16, r11
+    eor r17, r12
+    eor r14, r13
+    ; + W[t-7] + W[t-16]
+    ldd r10, Z+0
+    add r16, r10
+    ldd r10, Z+1
+    adc r17, r10
+    ldd r10, Z+2
+    adc r14, r10
+    ldd r10, Z+3
+    adc r15, r10
+    add r16, r2
+    adc r17, r3
+    adc r14, r4
+    adc r15, r5
+    ld r2, X+
+    ld r3, X+
+    ld r4, X+
+    ld r5, X+
+    ; sigma0(W[t-15]) = ROTR7 ^ ROTR18 ^ SHR3
+    movw r10, r2
+    movw r12, r4
+    lsl r10
+    rol r11
+    rol r12
+    rol r13
+    adc r10, r1
+    movw r18, r2
+    movw r20, r4
+    bst r18, 0
+    lsr r21
+    ror r20
+    ror r19
+    ror r18
+    bld r21, 7
+    bst r18, 0
+    lsr r21
+    ror r20
+    ror r19
+    ror r18
+    bld r21, 7
+    eor r11, r20
+    eor r12, r21
+    eor r13, r18
+    eor r10, r19
+    lsr r21
+    ror r20
+    ror r19
+    ror r18
+    eor r11, r18
+    eor r12, r19
+    eor r13, r20
+    andi r21, 0x1f
+    eor r10, r21
+    add r16, r11
+    adc r17, r12
+    adc r14, r13
+    adc r15, r10
+    std Z+28, r16
+    std Z+29, r17
+    std Z+30, r14
+    std Z+31, r15
+    ; sigma1(W[t+1-2]) = ROTR17 ^ ROTR19 ^ SHR10 (in place)
     movw r10, r6
     movw r12, r8
     bst r10, 0
@@ -214,33 +314,33 @@ MCU_FN(sha256, blocks):
     eor r12, r7
     eor r13, r8
     eor r10, r9
-    ; + W[t-7] + W[t-16]
-    ldd r6, Z+0
+    ; + W[t+1-7] + W[t+1-16]
+    ldd r6, Z+4
     add r12, r6
-    ldd r6, Z+1
+    ldd r6, Z+5
     adc r13, r6
-    ldd r6, Z+2
+    ldd r6, Z+6
     adc r10, r6
-    ldd r6, Z+3
+    ldd r6, Z+7
     adc r11, r6
     add r12, r2
     adc r13, r3
     adc r10, r4
     adc r11, r5
-    ld r6, X+
-    ld r7, X+
-    ld r8, X+
-    ld r9, X+
-    ; sigma0(W[t-15]) = ROTR7 ^ ROTR18 ^ SHR3
-    movw r14, r6
-    movw r16, r8
-    lsl r14
-    rol r15
-    rol r16
-    rol r17
-    adc r14, r1
-    movw r18, r6
-    movw r20, r8
+    ld r2, X+
+    ld r3, X+
+    ld r4, X+
+    ld r5, X+
+    ; sigma0(W[t+1-15]) = ROTR7 ^ ROTR18 ^ SHR3
+    movw r6, r2
+    movw r8, r4
+    lsl r6
+    rol r7
+    rol r8
+    rol r9
+    adc r6, r1
+    movw r18, r2
+    movw r20, r4
     bst r18, 0
     lsr r21
     ror r20
@@ -253,30 +353,33 @@ MCU_FN(sha256, blocks):
     ror r19
     ror r18
     bld r21, 7
-    eor r15, r20
-    eor r16, r21
-    eor r17, r18
-    eor r14, r19
+    eor r7, r20
+    eor r8, r21
+    eor r9, r18
+    eor r6, r19
     lsr r21
     ror r20
     ror r19
     ror r18
-    eor r15, r18
-    eor r16, r19
-    eor r17, r20
+    eor r7, r18
+    eor r8, r19
+    eor r9, r20
     andi r21, 0x1f
-    eor r14, r21
-    add r12, r15
-    adc r13, r16
-    adc r10, r17
-    adc r11, r14
-    std Z+28, r12
-    std Z+29, r13
-    std Z+30, r10
-    std Z+31, r11
-    movw r2, r6
-    movw r4, r8
-    adiw r30, 4
+    eor r6, r21
+    add r12, r7
+    adc r13, r8
+    adc r10, r9
+    adc r11, r6
+    std Z+32, r12
+    std Z+33, r13
+    std Z+34, r10
+    std Z+35, r11
+    ; registers back to the loop's assignment
+    movw r6, r12
+    movw r8, r10
+    movw r10, r16
+    movw r12, r14
+    adiw r30, 8
     dec r25
     breq 1f
     rjmp .Lsha256_sched
