@@ -24,7 +24,8 @@ Techniques
   - a..h live in an 8-word ring on the stack frame (LDD/STD Y+q, q <= 63): 8 rounds are unrolled so the
     renaming of the working variables is a renaming of displacements; only the new a and new e are stored.
   - avr-fast expands the whole message schedule W[0..R-1] on the frame before the rounds (one loop, X and
-    Z pointers), so a round reads W[t] with LD X+; avr-small keeps a rolling 32-word schedule (every 16
+    Z pointers; SHA-256 two words an iteration with W[t-1], W[t-2] and W[t-16] kept in registers), so a
+    round reads W[t] with LD X+; avr-small keeps a rolling 32-word schedule (every 16
     rounds the same loop writes the next 16 words over W[0..15] and 16 words up, where the rest of the
     pass reads them: nothing wraps). K[t] comes from flash with ELPM Z+ (RAMPZ set from the table's
     address: correct above 64 KiB and on the ATmega2560; RAMPZ is restored on return).
