@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
-"""Generate sha256_avr.S and sha512_avr.S: the SHA-256 and SHA-512 block functions (FIPS 180-4) for the
-8-bit AVR (ATmega128; correct on the ATmega2560 too), implementation avr-fast.
+"""Generate the SHA-256 and SHA-512 block functions (FIPS 180-4) for the 8-bit AVR (ATmega128; correct on
+the ATmega2560 too): sha256_avr.S, sha512_avr.S (implementation avr-fast) and sha256_avr_small.S,
+sha512_avr_small.S (avr-small).
 
-    python3 gen_sha2_avr.py            (writes both files beside this file; --check compares)
+    python3 gen_sha2_avr.py            (writes the four files beside this file; --check compares)
 
 One generator for both: a word is N bytes (4 or 8) held in N registers, least significant byte first, and
 the two functions differ only in N, the rotation amounts, the round count and what stays in registers.
@@ -14,13 +15,17 @@ Techniques
     that share a direction share a chain: Sigma1_256 = ROTR6^ROTR11^ROTR25 costs a left chain of 2 steps
     and one right chain of 1+2 steps. The first chain's copy becomes the accumulator by renaming (no
     moves); when the input is not needed afterwards the last chain runs in place on it.
-  - Shifts (sigma0/sigma1 of the schedule) are separate chains of plain shifts; SHR by 8q+s with s >= 5
-    is a left shift by 8-s with the bits that leave the top caught in r0.
+  - Two rotations at one byte offset are one rotation of x ^ ROTR_d(x). Shifts (sigma0/sigma1 of the
+    schedule) are chains of plain shifts: a right shift continues a right rotation chain (ANDI clears
+    the wrapped bits); SHR by 8q+s with s >= 5 is a left shift by 8-s with the bits that leave the top
+    caught in r0, and left rotations of the same sigma ride on that chain (ROTL_k = the shifted bytes
+    with r0 XORed into byte 0).
   - Ch(e,f,g) = g ^ (e & (f ^ g)) and Maj byte by byte, each result byte added at once into the T1 / T2
     accumulator: the carry flag survives LDD, EOR and AND, so one ADD/ADC chain runs through the loads.
-  - SHA-256 keeps e, a and a^b in registers from one round to the next (24 registers are enough for N=4);
-    Maj(a,b,c) = b ^ ((a^b) & (b^c)) reuses the previous round's a^b as this round's b^c. SHA-512 keeps
-    nothing (three 8-byte groups fill the 24 free registers) and reloads a and e.
+  - SHA-256 keeps e, f, a and a^b in registers from one round to the next (16 of the 24 registers) and
+    computes T2 first; Maj(a,b,c) = b ^ ((a^b) & (b^c)) reuses the previous round's a^b as this round's
+    b^c, and Ch is computed in f's registers (this e is the next f). SHA-512 keeps nothing (three 8-byte
+    groups fill the 24 free registers) and reloads a and e.
   - a..h live in an 8-word ring on the stack frame (LDD/STD Y+q, q <= 63): 8 rounds are unrolled so the
     renaming of the working variables is a renaming of displacements; only the new a and new e are stored.
   - avr-fast expands the whole message schedule W[0..R-1] on the frame before the rounds (one loop, X and
