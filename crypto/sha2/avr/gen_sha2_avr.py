@@ -843,7 +843,7 @@ def header(p: Params, frame: int, below: int, compact: bool) -> str:
  *   Y         the frame: Y-{below}..Y-{below - 9} saved state/in pointers, block count, RAMPZ, K's pointer;
  *             {rounds};
  *             Y+{8 * n}.. W[0..{31 if compact else p.rounds - 1}]
- *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
+ *   X         the input (loading W), then W[t-16], W[t-15] (schedule, LD X+), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
  * Stack: {frame} bytes of frame + 18 saved registers + the return address.
  * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the

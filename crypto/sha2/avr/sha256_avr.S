@@ -13,7 +13,7 @@
  *   Y         the frame: Y-10..Y-1 saved state/in pointers, block count, RAMPZ, K's pointer;
  *             Y+0..Y+31 the ring a..h (round 8i+j: variable v in slot (v - j) mod 8);
  *             Y+32.. W[0..63]
- *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
+ *   X         the input (loading W), then W[t-16], W[t-15] (schedule, LD X+), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
  * Stack: 298 bytes of frame + 18 saved registers + the return address.
  * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the

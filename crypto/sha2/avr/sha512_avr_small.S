@@ -15,7 +15,7 @@
  *             down a word a round into the 64 bytes below it); every 8 rounds LD Y+ / STD Y+63
  *             copies the 8 live words back up;
  *             Y+64.. W[0..31]
- *   X         the input (loading W), then W[t-16] (schedule), then W[t] (rounds, LD X+)
+ *   X         the input (loading W), then W[t-16], W[t-15] (schedule, LD X+), then W[t] (rounds, LD X+)
  *   Z         W[t-7] (schedule), then K[t] in flash (ELPM Z+ with RAMPZ = hh8(K))
  * Stack: 394 bytes of frame + 18 saved registers + the return address.
  * Techniques: see gen_sha2_avr.py (byte-renamed rotations with shared one-bit chains, Ch/Maj folded into the
