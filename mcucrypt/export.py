@@ -199,7 +199,7 @@ KIND_NOTES = {
          "`mcu_<id>_wipe_state`."),
     ],
     "hash": [
-        ("Byte order", "messages, customization strings and outputs are byte strings as in the LWC KAT files."),
+        ("Byte order", "messages, customization strings and outputs are byte strings as in the LWC KAT files and NIST's SHAVS response files."),
         ("Alignment", "byte buffers may have any alignment; `uint8_t *ctx` (CTX_BYTES) 4-byte aligned."),
         ("Overlap", "keep input and output buffers distinct."),
         ("Return codes", "`hash`: 0; the others `void`."),

@@ -18,24 +18,28 @@
  * Constant time: branches and addresses depend on lengths only (public); the round functions are
  * additions, rotations and Boolean operations (no multiplication, no table indexed by data: K is
  * indexed by the round number). HMAC verification compares all taglen bytes by OR-ing differences and
- * declassifies only the verdict (mcu_declassify). Scratch copies of keys, pads, inner digests and
- * contexts are wiped with mcu_wipe before returning; `final` and `mac_final` wipe the caller's context.
+ * declassifies only the verdict (mcu_declassify). The key pads and the inner digest are built in the
+ * context's block buffer (no scratch copies); every context, the one-shot calls' own and the caller's
+ * at `final` / `mac_final`, is wiped with mcu_wipe when done, as are verify's tag and HKDF's PRK.
+ * The modes' overhead beside the compressions matters for short messages (HMAC of 64 bytes is five
+ * compressions): padding and pads go a word at a time, states are copied as words, no memset.
  * On AVR the round constants live in flash (PROGMEM, read with LPM), not in the 4 KiB of SRAM. */
 #include "sha2.h"
 #include "mcucrypt/declassify.h"
 #include "mcucrypt/wipe.h"
 
-/* No <string.h> on the freestanding rv32 toolchain: the compiler's builtins (a call to the board's
- * memcpy/memset, or inline code). */
+/* No <string.h> on the freestanding rv32 toolchain: the compiler's builtin (a call to the board's
+ * memcpy, or inline code). */
 #define memcpy __builtin_memcpy
-#define memset __builtin_memset
 
 #if defined(__AVR__)
 #include <avr/pgmspace.h>
 #define SHA2_ROM PROGMEM
 #define K256_AT(t) pgm_read_dword(&K256[(t)])
+#if !SHA2_ASM_512
 static uint64_t k512_at(uint8_t t);
 #define K512_AT(t) k512_at(t)
+#endif
 #else
 #define SHA2_ROM
 #define K256_AT(t) K256[(t)]
@@ -111,7 +115,7 @@ static uint64_t k512_at(uint8_t t)
 
 /* --------------------------------------------------------------------------------- byte order */
 
-#if !SHA2_ASM_256 || !SHA2_ASM_512    /* only the C block functions read big-endian words */
+#if !SHA2_ASM_256 || !SHA2_ASM_512   /* read by the C block functions only */
 static uint32_t load_be32(const uint8_t *p)
 {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
@@ -130,6 +134,18 @@ static void store_be64(uint8_t *p, uint64_t x)
 {
     store_be32(p, (uint32_t)(x >> 32));
     store_be32(p + 4, (uint32_t)x);
+}
+
+/* Zero bytes [from, to) of a block (to a multiple of 4): bytes up to a word boundary, then words (the
+ * board's memset, like any freestanding one here, goes a byte at a time). */
+static void zero_block(uint8_t *b, uint32_t *w, size_t from, size_t to)
+{
+    for (; (from & 3) != 0 && from < to; from++) {
+        b[from] = 0;
+    }
+    for (from /= 4; from < to / 4; from++) {
+        w[from] = 0;
+    }
 }
 
 /* ----------------------------------------------------------------------------- block functions */
@@ -230,7 +246,9 @@ void MCU_FN(sha512, blocks)(uint64_t state[8], const uint8_t *in, size_t nblocks
 
 static void sha256_start(sha256_ctx_t *c, const uint32_t iv[8])
 {
-    memcpy(c->h, iv, sizeof c->h);
+    for (uint8_t i = 0; i < 8; i++) {
+        c->h[i] = iv[i];
+    }
     c->count = 0;
 }
 
@@ -239,43 +257,56 @@ static void sha256_absorb(sha256_ctx_t *c, const uint8_t *in, size_t len)
 {
     size_t fill = (size_t)c->count & (SHA256_BLOCK_BYTES - 1);
     c->count += len;
-    if (fill != 0) {
+    if (fill != 0 && len > 0) {   /* (in may be NULL when len is 0) */
         size_t take = SHA256_BLOCK_BYTES - fill;
         if (take > len) {
             take = len;
         }
-        memcpy(c->block + fill, in, take);
+        memcpy(c->block.b + fill, in, take);
         in += take;
         len -= take;
         if (fill + take < SHA256_BLOCK_BYTES) {
             return;
         }
-        MCU_FN(sha256, blocks)(c->h, c->block, 1);
+        MCU_FN(sha256, blocks)(c->h, c->block.b, 1);
     }
     if (len >= SHA256_BLOCK_BYTES) {
         MCU_FN(sha256, blocks)(c->h, in, len / SHA256_BLOCK_BYTES);
         in += len & ~(size_t)(SHA256_BLOCK_BYTES - 1);
         len &= SHA256_BLOCK_BYTES - 1;
     }
-    memcpy(c->block, in, len);
+    if (len > 0) {   /* in may be NULL when inlen is 0 */
+        memcpy(c->block.b, in, len);
+    }
 }
 
-/* Pad, compress the last block(s), write outlen (28 or 32) bytes, wipe the context. */
-static void sha256_finish(sha256_ctx_t *c, uint8_t *out, size_t outlen)
+/* Pad and compress the last block(s): the digest is then h (the context is not wiped: finish does). */
+static void sha256_pad(sha256_ctx_t *c)
 {
     size_t fill = (size_t)c->count & (SHA256_BLOCK_BYTES - 1);
-    c->block[fill++] = 0x80;
+    c->block.b[fill++] = 0x80;
     if (fill > SHA256_BLOCK_BYTES - 8) {
-        memset(c->block + fill, 0, SHA256_BLOCK_BYTES - fill);
-        MCU_FN(sha256, blocks)(c->h, c->block, 1);
+        zero_block(c->block.b, c->block.w, fill, SHA256_BLOCK_BYTES);
+        MCU_FN(sha256, blocks)(c->h, c->block.b, 1);
         fill = 0;
     }
-    memset(c->block + fill, 0, SHA256_BLOCK_BYTES - 8 - fill);
-    store_be64(c->block + SHA256_BLOCK_BYTES - 8, c->count << 3);
-    MCU_FN(sha256, blocks)(c->h, c->block, 1);
+    zero_block(c->block.b, c->block.w, fill, SHA256_BLOCK_BYTES - 8);
+    store_be64(c->block.b + SHA256_BLOCK_BYTES - 8, c->count << 3);
+    MCU_FN(sha256, blocks)(c->h, c->block.b, 1);
+}
+
+static void sha256_digest(const sha256_ctx_t *c, uint8_t *out, size_t outlen)
+{
     for (size_t i = 0; i < outlen / 4; i++) {
         store_be32(out + 4 * i, c->h[i]);
     }
+}
+
+/* Pad, write outlen (28 or 32) bytes, wipe the context. */
+static void sha256_finish(sha256_ctx_t *c, uint8_t *out, size_t outlen)
+{
+    sha256_pad(c);
+    sha256_digest(c, out, outlen);
     mcu_wipe(c, sizeof *c);
 }
 
@@ -291,7 +322,9 @@ static void sha256_oneshot(const uint32_t iv[8], uint8_t *out, size_t outlen, co
 
 static void sha512_start(sha512_ctx_t *c, const uint64_t iv[8])
 {
-    memcpy(c->h, iv, sizeof c->h);
+    for (uint8_t i = 0; i < 8; i++) {
+        c->h[i] = iv[i];
+    }
     c->count = 0;
 }
 
@@ -299,44 +332,56 @@ static void sha512_absorb(sha512_ctx_t *c, const uint8_t *in, size_t len)
 {
     size_t fill = (size_t)c->count & (SHA512_BLOCK_BYTES - 1);
     c->count += len;
-    if (fill != 0) {
+    if (fill != 0 && len > 0) {   /* (in may be NULL when len is 0) */
         size_t take = SHA512_BLOCK_BYTES - fill;
         if (take > len) {
             take = len;
         }
-        memcpy(c->block + fill, in, take);
+        memcpy(c->block.b + fill, in, take);
         in += take;
         len -= take;
         if (fill + take < SHA512_BLOCK_BYTES) {
             return;
         }
-        MCU_FN(sha512, blocks)(c->h, c->block, 1);
+        MCU_FN(sha512, blocks)(c->h, c->block.b, 1);
     }
     if (len >= SHA512_BLOCK_BYTES) {
         MCU_FN(sha512, blocks)(c->h, in, len / SHA512_BLOCK_BYTES);
         in += len & ~(size_t)(SHA512_BLOCK_BYTES - 1);
         len &= SHA512_BLOCK_BYTES - 1;
     }
-    memcpy(c->block, in, len);
+    if (len > 0) {   /* in may be NULL when inlen is 0 */
+        memcpy(c->block.b, in, len);
+    }
 }
 
 /* The length field is 128 bits: the byte count's top three bits, then the count times 8. */
-static void sha512_finish(sha512_ctx_t *c, uint8_t *out, size_t outlen)
+static void sha512_pad(sha512_ctx_t *c)
 {
     size_t fill = (size_t)c->count & (SHA512_BLOCK_BYTES - 1);
-    c->block[fill++] = 0x80;
+    c->block.b[fill++] = 0x80;
     if (fill > SHA512_BLOCK_BYTES - 16) {
-        memset(c->block + fill, 0, SHA512_BLOCK_BYTES - fill);
-        MCU_FN(sha512, blocks)(c->h, c->block, 1);
+        zero_block(c->block.b, c->block.w, fill, SHA512_BLOCK_BYTES);
+        MCU_FN(sha512, blocks)(c->h, c->block.b, 1);
         fill = 0;
     }
-    memset(c->block + fill, 0, SHA512_BLOCK_BYTES - 16 - fill);
-    store_be64(c->block + SHA512_BLOCK_BYTES - 16, c->count >> 61);
-    store_be64(c->block + SHA512_BLOCK_BYTES - 8, c->count << 3);
-    MCU_FN(sha512, blocks)(c->h, c->block, 1);
+    zero_block(c->block.b, c->block.w, fill, SHA512_BLOCK_BYTES - 16);
+    store_be64(c->block.b + SHA512_BLOCK_BYTES - 16, c->count >> 61);
+    store_be64(c->block.b + SHA512_BLOCK_BYTES - 8, c->count << 3);
+    MCU_FN(sha512, blocks)(c->h, c->block.b, 1);
+}
+
+static void sha512_digest(const sha512_ctx_t *c, uint8_t *out, size_t outlen)
+{
     for (size_t i = 0; i < outlen / 8; i++) {
         store_be64(out + 8 * i, c->h[i]);
     }
+}
+
+static void sha512_finish(sha512_ctx_t *c, uint8_t *out, size_t outlen)
+{
+    sha512_pad(c);
+    sha512_digest(c, out, outlen);
     mcu_wipe(c, sizeof *c);
 }
 
@@ -443,46 +488,52 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
 
 /* ------------------------------------------------------------------------------------------ HMAC */
 
-/* The generic HMAC over one SHA-2 family: K0 in a block-sized scratch buffer, both key blocks
- * compressed at once (inner: IV then K0 ^ ipad, as the first block of the inner hash; outer: IV then
- * K0 ^ opad, kept as the outer chaining state). */
-#define IPAD 0x36u
-#define OPAD 0x5cu
+/* The generic HMAC over one SHA-2 family. mac_init builds K0 in the context's own block buffer (a word at
+ * a time), compresses IV || K0 ^ ipad as the inner hash's first block and IV || K0 ^ opad as the outer
+ * chaining state, and zeroes the buffer again: the context keeps no key bytes. The finish puts the inner
+ * digest straight into the block buffer behind the outer state (count = block + digest) and pads: no
+ * scratch buffers, one wipe of the context at the end. */
+#define IPAD 0x36363636u
+#define OPAD 0x5c5c5c5cu
 
-#define HMAC_FAMILY(fam, BLOCK, DIGEST, IV)                                                    \
+#define HMAC_FAMILY(fam, BLOCK, DIGEST, IV)                                                            \
     static void hmac##fam##_init(hmacsha##fam##_ctx_t *c, const uint8_t *key, size_t keylen)          \
     {                                                                                                  \
-        uint8_t k0[BLOCK];                                                                             \
-        memset(k0, 0, sizeof k0);                                                                      \
+        uint8_t *k0 = c->inner.block.b;                                                                \
+        uint32_t *w = c->inner.block.w;                                                                \
+        zero_block(k0, w, 0, BLOCK);                                                                   \
         if (keylen > BLOCK) {                                                                          \
             sha##fam##_oneshot(IV, k0, DIGEST, key, keylen);                                           \
-        } else {                                                                                       \
+        } else if (keylen > 0) {   /* key may be NULL when keylen is 0 */                              \
             memcpy(k0, key, keylen);                                                                   \
         }                                                                                              \
-        for (size_t i = 0; i < BLOCK; i++) {                                                           \
-            k0[i] ^= IPAD;                                                                             \
+        for (uint8_t i = 0; i < BLOCK / 4; i++) {                                                      \
+            w[i] ^= IPAD;                                                                              \
         }                                                                                              \
-        memcpy(c->inner.h, IV, sizeof c->inner.h);                                                     \
+        sha##fam##_start(&c->inner, IV);                                                               \
         MCU_FN(sha##fam, blocks)(c->inner.h, k0, 1);                                                   \
         c->inner.count = BLOCK;                                                                        \
-        for (size_t i = 0; i < BLOCK; i++) {                                                           \
-            k0[i] ^= IPAD ^ OPAD;                                                                      \
+        for (uint8_t i = 0; i < BLOCK / 4; i++) {                                                      \
+            w[i] ^= IPAD ^ OPAD;                                                                       \
         }                                                                                              \
-        memcpy(c->outer, IV, sizeof c->outer);                                                         \
+        for (uint8_t i = 0; i < 8; i++) {                                                              \
+            c->outer[i] = IV[i];                                                                       \
+        }                                                                                              \
         MCU_FN(sha##fam, blocks)(c->outer, k0, 1);                                                     \
-        mcu_wipe(k0, sizeof k0);                                                                       \
+        zero_block(k0, w, 0, BLOCK);                                                                   \
     }                                                                                                  \
                                                                                                        \
-    /* Inner digest, then the outer hash from its saved state (one block hashed: count BLOCK). */      \
+    /* Inner digest into the block buffer, then the outer hash from its saved state. */               \
     static void hmac##fam##_finish(hmacsha##fam##_ctx_t *c, uint8_t *tag)                             \
     {                                                                                                  \
-        uint8_t inner[DIGEST];                                                                         \
-        sha##fam##_finish(&c->inner, inner, DIGEST);                                                   \
-        memcpy(c->inner.h, c->outer, sizeof c->outer);                                                 \
-        c->inner.count = BLOCK;                                                                        \
-        sha##fam##_absorb(&c->inner, inner, DIGEST);                                                   \
-        sha##fam##_finish(&c->inner, tag, DIGEST);                                                     \
-        mcu_wipe(inner, sizeof inner);                                                                 \
+        sha##fam##_pad(&c->inner);                                                                     \
+        sha##fam##_digest(&c->inner, c->inner.block.b, DIGEST);                                        \
+        for (uint8_t i = 0; i < 8; i++) {                                                              \
+            c->inner.h[i] = c->outer[i];                                                               \
+        }                                                                                              \
+        c->inner.count = BLOCK + DIGEST;                                                               \
+        sha##fam##_pad(&c->inner);                                                                     \
+        sha##fam##_digest(&c->inner, tag, DIGEST);                                                     \
         mcu_wipe(c, sizeof *c);                                                                        \
     }                                                                                                  \
                                                                                                        \
@@ -565,7 +616,11 @@ int MCU_FN(hkdfsha256, expand)(uint8_t *okm, size_t okmlen, const uint8_t *prk, 
     hmac256_init(&keyed, prk, HKDF_HASH_BYTES);
     for (uint8_t i = 1; okmlen > 0; i++) {
         size_t n = okmlen < HKDF_HASH_BYTES ? okmlen : HKDF_HASH_BYTES;
-        memcpy(&c, &keyed, sizeof c);
+        for (uint8_t j = 0; j < 8; j++) {      /* the keyed state; its block buffer is empty */
+            c.inner.h[j] = keyed.inner.h[j];
+            c.outer[j] = keyed.outer[j];
+        }
+        c.inner.count = keyed.inner.count;
         if (i > 1) {
             sha256_absorb(&c.inner, t, HKDF_HASH_BYTES);
         }
