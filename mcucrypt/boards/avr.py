@@ -335,8 +335,8 @@ class AvrBoard(Board):
             lib.shim_taint_enable(h, 0, 0)
             self._taint_names = None
 
-        # The callee's RET pops the sentinel and leaves SP just above it, where the caller had it.
-        status, cycles, instructions, res, tr = self._run(max_instructions, trace, ret_base + 1)
+        # The callee's RET pops the sentinel and leaves SP where a caller had it before the CALL.
+        status, cycles, instructions, res, tr = self._run(max_instructions, trace, ret_base + pc_bytes - 1)
         if status != Status.STOPPED:
             raise self._fault(status, res, max_instructions, placed, buffers_end, symbol)
 
