@@ -30,12 +30,9 @@ class Firmware:
         if target not in impl.targets:
             raise CatalogError(f"{impl.name} of {prim_id} does not run on {target} "
                                f"(it runs on: {', '.join(impl.targets)})")
-        # A core named explicitly must run the implementation; by default the board is the target's own
-        # (the rv32 board also runs the Zbb variants the E31 lacks: `run --impl` allows them).
+        # The core decides the part only where the target has several (avr: its mcu); on rv32 the board
+        # stays the board (it also runs the Zbb variants the E31 lacks: `run --impl` allows them).
         self.core: Core = core if isinstance(core, Core) else get_core(target, core)
-        why = self.core.why_not(impl) if core is not None else None
-        if why:
-            raise CatalogError(f"{impl.name} of {prim_id} does not run on {self.core.name}: {why}")
         mcu = self.core.mcu if self.core.mcu != get_core(target).mcu else None
         self.impl = impl
         self.prim_id = prim_id
