@@ -213,3 +213,30 @@ def test_firmware_measures_what_fits(tmp_path) -> None:
     assert outputs.hex.is_file()
     deepest = max(c.result.stack_bytes for c in outputs.plan.calls)
     assert deepest > 50
+
+
+# simavr's full-system run of the same image (half a minute) with MCUCRYPT_FULL=1; the default run has
+# the 2560's vectors on the board above
+@pytest.mark.parametrize("run", ["qemu", "virtual"] if FULL else ["qemu"])
+def test_x25519_mega2560_image_passes_its_vectors(tmp_path, run: str) -> None:
+    """The issue's report: `firmware --board mega2560` with X25519 printed garbage. The image, recorded on
+    the board's ATmega2560, checks its embedded official vectors on simavr's 2560 and on QEMU's mega2560."""
+    out = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "firmware", "--board", "mega2560", "--prim", "x25519",
+                          "--impl", "avr-fast", "--max-vectors", "1", "--runs", "1", "--out", str(tmp_path),
+                          "--run", run], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stderr
+    verdicts = [line for line in out.stdout.splitlines() if line.startswith('{"vectors"')]
+    assert verdicts and all('"vectors":"pass"' in v for v in verdicts), verdicts
+
+
+def test_cli_test_and_bench_take_a_core(tmp_path) -> None:
+    out = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "test", "--core", "atmega2560", "--prim", "pipo64_128",
+                          "--impl", "avr-fast", "--random", "1"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "PASS pipo64_128 avr-fast avr (atmega2560)" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "bench", "--core", "atmega2560", "--prim", "pipo64_128",
+                          "--merge"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 2 and "--core atmega2560 writes a results file of its own" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "bench", "--core", "atmega2560", "--target", "rv32",
+                          "--prim", "pipo64_128"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 2 and "does not go with it" in out.stderr
