@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 
 from .boards.base import (TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAINT_VARIABLE_LATENCY,
                           CallResult, TaintSpec, Trace)
+from .boards.taint_common import TAINT_CONDITIONAL, TAINT_IO
 from .catalog import CatalogError
 from .firmware import Firmware
 from .kinds.base import CtCase, driver_for
@@ -42,6 +43,8 @@ SECRET_DEPENDENT_BRANCH = "secret-dependent branch"
 SECRET_DEPENDENT_ADDRESS = "secret-dependent memory address"
 VARIABLE_LATENCY = "variable-latency instruction on secret operands"
 SECRET_INDIRECT_JUMP = "secret-dependent indirect jump"
+SECRET_CONDITIONAL_EXECUTION = "secret-dependent conditional execution"
+SECRET_TO_IO = "secret to I/O or CSR"
 # How a secret-dependent address is reported where the claim allows it (cacheless cores)
 CACHED_CORES_ONLY = "secret-dependent address: same time on this core, leaks on cached cores"
 
@@ -49,7 +52,8 @@ MODES = ("taint", "trace")
 DEFAULT_TRIALS = 64
 TRIALS_IN_TEST = 16        # trace mode in `mcucrypt test`/bench and the generic test (boards without taint)
 CLASS_OF_TAINT = {TAINT_BRANCH: SECRET_DEPENDENT_BRANCH, TAINT_INDIRECT_JUMP: SECRET_INDIRECT_JUMP,
-                  TAINT_ADDRESS: SECRET_DEPENDENT_ADDRESS, TAINT_VARIABLE_LATENCY: VARIABLE_LATENCY}
+                  TAINT_ADDRESS: SECRET_DEPENDENT_ADDRESS, TAINT_VARIABLE_LATENCY: VARIABLE_LATENCY,
+                  TAINT_CONDITIONAL: SECRET_CONDITIONAL_EXECUTION, TAINT_IO: SECRET_TO_IO}
 
 
 def fresh_seed() -> int:

@@ -51,11 +51,12 @@ from unicorn import arm_const as U
 
 from .base import (DECLASSIFY_SYMBOL, TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP,
                    TAINT_VARIABLE_LATENCY)
-from .taint_common import ShadowMemory, TaintCollector
+from .taint_common import TAINT_CONDITIONAL, ShadowMemory, TaintCollector
 
 N, Z, C, V = range(4)
 _GPR = {**{A.ARM_REG_R0 + i: i for i in range(13)}, A.ARM_REG_SP: 13, A.ARM_REG_LR: 14, A.ARM_REG_PC: 15}
 _NAMES = [f"r{i}" for i in range(13)] + ["sp", "lr", "pc"]
+_UC_GPR = [getattr(U, f"UC_ARM_REG_R{i}") for i in range(13)]
 # The flags each condition code reads (ARM_CC_*)
 _COND_FLAGS = {A.ARM_CC_EQ: (Z,), A.ARM_CC_NE: (Z,), A.ARM_CC_HS: (C,), A.ARM_CC_LO: (C,), A.ARM_CC_MI: (N,),
                A.ARM_CC_PL: (N,), A.ARM_CC_VS: (V,), A.ARM_CC_VC: (V,), A.ARM_CC_HI: (C, Z),
@@ -80,6 +81,10 @@ _BASE_FIRST = {A.ARM_INS_LDM, A.ARM_INS_LDMDB, A.ARM_INS_STM, A.ARM_INS_STMDB}  
 _VARIABLE = {A.ARM_INS_UMULL: (2, 3), A.ARM_INS_UMLAL: (2, 3), A.ARM_INS_SMULL: (2, 3),
              A.ARM_INS_SMLAL: (2, 3), A.ARM_INS_UDIV: (1, 2), A.ARM_INS_SDIV: (1, 2)}
 _INDIRECT = {A.ARM_INS_BX, A.ARM_INS_BLX}
+# Data processing that takes more than one cycle when executed (TRM Table 3-1: MLA/MLS 2, long multiplies
+# 3..7, divides 2..12) while a failed conditional instruction takes one: under secret IT flags, a finding.
+_MULTI_CYCLE = {A.ARM_INS_MLA, A.ARM_INS_MLS, *_VARIABLE}
+_ALL_ONES = 0xFFFF_FFFF
 _CONDITION_TEST = {
     A.ARM_CC_EQ: lambda n, z, c, v: z, A.ARM_CC_NE: lambda n, z, c, v: not z,
     A.ARM_CC_HS: lambda n, z, c, v: c, A.ARM_CC_LO: lambda n, z, c, v: not c,
@@ -109,6 +114,8 @@ class Armv7mTaint:
         self.mem = memory
         self.plans: dict[int, Callable[[], None]] = {}
         self.conditions: dict[int, int] = {}      # address -> condition of an instruction in an IT block
+        self.it_blocks: dict[int, list[int]] = {}  # IT address -> the addresses of its block
+        self.it_pending: list[int] = []           # the rest of the IT block now executing
         self.pending: tuple | None = None         # the memory instruction now executing
         self.cs = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
         self.cs.detail = True
@@ -121,11 +128,34 @@ class Armv7mTaint:
 
     def _on_code(self, _uc, address: int, _size: int, _user) -> None:
         self.pending = None
+        if self.it_pending:
+            self._skipped_before(address)
         plan = self.plans.get(address)
         if plan is None:
             plan = self.plans[address] = self._plan(address)
         self.instructions += 1
         plan()
+        block = self.it_blocks.get(address)
+        if block is not None:
+            self.it_pending = list(block)
+
+    def _skipped_before(self, address: int) -> None:
+        """Run the plans of the IT-block instructions that failed their condition before ``address``.
+
+        Unicorn calls no code hook for an instruction of an IT block whose condition fails: the next hook
+        is at the next instruction that executes. Each skipped one still runs its plan here, on the flags
+        it was skipped on (only skipped instructions lie between), so a conditional select leaves its
+        destination with the flags' taint and a skipped call, load or multiply is reported."""
+        pending = self.it_pending
+        while pending:
+            skipped = pending.pop(0)
+            if skipped == address:
+                return
+            plan = self.plans.get(skipped)
+            if plan is None:
+                plan = self.plans[skipped] = self._plan(skipped)
+            plan()
+            self.pending = None
 
     def _on_mem(self, _uc, access: int, address: int, size: int, _value: int, _user) -> None:
         p = self.pending
@@ -183,9 +213,12 @@ class Armv7mTaint:
         for insn in self.cs.disasm(code, pc, 1):
             if insn.id == A.ARM_INS_IT:       # decode the block with it: capstone gives each its condition
                 block = bytes(self.board._uc.mem_read(pc, 2 + 4 * 4))
+                inside = []
                 for k, inner in enumerate(self.cs.disasm(block, pc, 1 + len(insn.mnemonic) - 1)):
                     if k:
                         self.conditions[inner.address] = inner.cc
+                        inside.append(inner.address)
+                self.it_blocks[pc] = inside
             return insn
         return None
 
@@ -277,6 +310,7 @@ class Armv7mTaint:
                 data_regs = [_GPR[o.reg] for o in reg_ops if o.access & capstone.CS_AC_READ
                              and _GPR[o.reg] not in status]
             kind = "load" if is_load else "store"
+            mem_holds = self._condition_holds(self.conditions.get(pc, insn.cc))
 
             def memory() -> None:
                 t = 0
@@ -287,7 +321,11 @@ class Armv7mTaint:
                            + ", ".join(_NAMES[r] for r in addr_regs if regs[r]))
                 c = cond_taint()
                 if c:
-                    report(TAINT_BRANCH, pc, c, f"conditional {kind} on secret flags")
+                    report(TAINT_CONDITIONAL, pc, c, f"conditional {kind} on secret flags (executed: "
+                           f"{kind} cycles, skipped: 1)")
+                    if not mem_holds():     # skipped: its registers would have been written otherwise
+                        for r in data_regs + (addr_regs if insn.writeback else []):
+                            regs[r] |= c
                 for r in status:
                     regs[r] = 0
                 self.pending = (kind, pc, data_regs, t, [0])
@@ -325,6 +363,7 @@ class Armv7mTaint:
             if iid in (A.ARM_INS_CBZ, A.ARM_INS_CBNZ, A.ARM_INS_TBB, A.ARM_INS_TBH) or iid in _INDIRECT:
                 steps.append(self._conditional_check(pc, cond_taint, "branch"))
         elif iid == A.ARM_INS_BL:
+            steps.append(self._conditional_check(pc, cond_taint, "call"))
             steps.append(lambda: regs.__setitem__(14, 0))
         elif writes or insn.update_flags or iid in _COMPARE:
             steps.append(self._data_processing(pc, insn, reads, writes, cond_taint, text))
@@ -432,12 +471,13 @@ class Armv7mTaint:
         def check() -> None:
             c = cond_taint()
             if c:
-                self.collector.report(TAINT_BRANCH, pc, c, f"conditional {what} on secret flags")
+                self.collector.report(TAINT_CONDITIONAL, pc, c, f"conditional {what} on secret flags")
         return check
 
     def _data_processing(self, pc: int, insn, reads: list[int], writes: list[int],
                          cond_taint: Callable[[], int], text: str) -> Callable[[], None]:
         regs, flags, report = self.regs, self.flags, self.collector.report
+        uc = self.board._uc
         iid = insn.id
         reg_sources = [_GPR[o.reg] for o in insn.operands
                        if o.type == A.ARM_OP_REG and o.access & capstone.CS_AC_READ and o.reg in _GPR]
@@ -449,6 +489,27 @@ class Armv7mTaint:
         if iid == A.ARM_INS_SBC and len(reg_sources) == 2 and reg_sources[0] == reg_sources[1] and \
                 not any(o.shift.type for o in insn.operands if o.type == A.ARM_OP_REG):
             constant = True           # r - r - !C: only the carry remains
+        reg_ops = [o for o in insn.operands if o.type == A.ARM_OP_REG]
+        imm_ops = [o.imm & _ALL_ONES for o in insn.operands if o.type == A.ARM_OP_IMM]
+        unshifted = not any(o.shift.type for o in reg_ops)
+        # Values that become constant whatever the secret (see the module docstring)
+        if iid == A.ARM_INS_AND and imm_ops == [0] and unshifted:
+            constant = True           # x & 0
+        if iid == A.ARM_INS_BIC and len(reg_sources) == 2 and reg_sources[0] == reg_sources[1] and unshifted:
+            constant = True           # x & ~x
+        if (iid == A.ARM_INS_ORR and imm_ops == [_ALL_ONES] or iid == A.ARM_INS_ORN and imm_ops == [0]) \
+                and unshifted:
+            constant = True           # x | ~0
+        carry_only = False            # a flag-setting shift out of the whole word: C keeps the last bit out
+        if iid in (A.ARM_INS_LSL, A.ARM_INS_LSR) and imm_ops == [32] and len(reg_ops) == 2:
+            carry_only = True
+        shift_by: int | None = None
+        amount_reg: int | None = None
+        shifted = 0
+        if iid in (A.ARM_INS_LSL, A.ARM_INS_LSR) and not imm_ops and len(reg_ops) >= 2 and unshifted:
+            shift_by = _GPR[reg_ops[-1].reg]          # a shift by a register: constant from 32 on, if public
+            shifted = _GPR[reg_ops[-2].reg]
+            amount_reg = _UC_GPR[shift_by] if shift_by < 13 else None
         if iid in (A.ARM_INS_UMLAL, A.ARM_INS_SMLAL):     # capstone omits the accumulators' reads
             reads = reads + [_GPR[insn.operands[0].reg], _GPR[insn.operands[1].reg]]
         sources = [] if constant else reads
@@ -459,7 +520,7 @@ class Armv7mTaint:
         shifter = iid in _SHIFTS or any(o.type == A.ARM_OP_REG and o.shift.type for o in insn.operands)
         variable = [_GPR[insn.operands[i].reg] for i in _VARIABLE.get(iid, ())]
         conditional = bool(_COND_FLAGS.get(self.conditions.get(pc, insn.cc)))
-        multi_cycle = bool(variable)
+        multi_cycle = iid in _MULTI_CYCLE
         fixed_size = iid in (A.ARM_INS_UMULL, A.ARM_INS_UMLAL)     # unsigned: magnitude = value
         known, bounds = self.known_ones, self.bounds
         holds = self._condition_holds(self.conditions.get(pc, insn.cc))
@@ -470,6 +531,12 @@ class Armv7mTaint:
                 t |= regs[r]
             if carry_in:
                 t |= flags[C]
+            carry = t
+            if carry_only:
+                carry, t = t, 0
+            elif shift_by is not None and amount_reg is not None and not regs[shift_by] and \
+                    uc.reg_read(amount_reg) & 0xFF >= 32:
+                carry, t = regs[shifted], 0
             if variable:
                 v = 0
                 for r in variable:
@@ -481,7 +548,8 @@ class Armv7mTaint:
             if conditional:
                 c = cond_taint()
                 if c and (multi_cycle or pc_written):
-                    report(TAINT_BRANCH, pc, c, "conditional multi-cycle instruction on secret flags")
+                    report(TAINT_CONDITIONAL, pc, c, "conditional multi-cycle instruction on secret flags "
+                                                     "(a failed one takes one cycle)")
                 if not holds():
                     if c:                   # had the secret flags been otherwise, it would have run
                         for r in dests:
@@ -506,7 +574,7 @@ class Armv7mTaint:
                 if arith:
                     flags[C] = flags[V] = t
                 elif shifter:
-                    flags[C] = t
+                    flags[C] = carry
         return compute
 
 

@@ -33,6 +33,15 @@ _LOAD_SIZE = {"lb": 1, "lbu": 1, "lh": 2, "lhu": 2, "lw": 4, "lwsp": 4}
 _STORE_SIZE = {"sb": 1, "sh": 2, "sw": 4, "swsp": 4}
 _CONSTANTS = {"lui", "auipc", "li"}
 _SELF_ZERO = {"xor", "sub", "xnor", "andn"}       # op(r, r) is a constant: 0 (xnor: all ones)
+_FULL = 0xFFFF_FFFF
+_BYTE_MASKS = (0xFF, 0xFF00, 0xFF_0000, 0xFF00_0000)
+# Single-source operations whose tainted bits follow from the source's (``bits``): value -> which bits of
+# the result can depend on a tainted bit of the source. Anything else taints every bit of its result.
+_BIT_RULES: dict[str, Callable[[int, int], int]] = {
+    "srli": lambda b, k: b >> k, "slli": lambda b, k: (b << k) & _FULL,
+    "andi": lambda b, k: b & k & _FULL, "zext.b": lambda b, k: b & 0xFF, "zext.h": lambda b, k: b & 0xFFFF,
+    "mv": lambda b, k: b, "xori": lambda b, k: b, "ori": lambda b, k: b & ~k & _FULL,
+    "addi": lambda b, k: b if k == 0 else _FULL}
 
 
 class Rv32Taint:
@@ -43,6 +52,10 @@ class Rv32Taint:
         self.board = board
         self.collector = collector
         self.regs = regs                  # 32 label masks; regs[0] stays 0
+        # Per register, the bits that can carry its taint (meaningful while tainted): a byte loaded with
+        # LBU taints bits 0..7 only, so shifting it right by 8 (or masking it with 0xff00) leaves a
+        # constant. Memory stays byte-granular: a store taints only the bytes holding tainted bits.
+        self.bits = [_FULL] * 32
         self.mem = memory
         self.read_reg = read_reg          # x-register number -> current value
         self.plans: dict[int, Callable[[], None]] = {}
@@ -65,6 +78,7 @@ class Rv32Taint:
     def _plan(self, pc: int) -> Callable[[], None]:
         ins = self.board._decode_at(pc)
         regs, mem, report, read = self.regs, self.mem, self.collector.report, self.read_reg
+        bits = self.bits
         name = ins.mnemonic.removeprefix("c.")
         cls = ins.cls
         rd, rs1, rs2, rs3 = ins.rd, ins.rs1, ins.rs2, ins.rs3
@@ -82,7 +96,18 @@ class Rv32Taint:
                 if t:
                     report(TAINT_ADDRESS, pc, t, f"load address from {isa.ABI_NAMES[rs1]}")
                 if rd:
-                    regs[rd] = t | mem.get((read(rs1) + imm) & 0xFFFF_FFFF, size)
+                    address = (read(rs1) + imm) & 0xFFFF_FFFF
+                    loaded = 0
+                    m = 0
+                    for i in range(size):
+                        b = mem.get(address + i, 1)
+                        if b:
+                            m |= b
+                            loaded |= _BYTE_MASKS[i]
+                    regs[rd] = t | m
+                    if t or (loaded and name in ("lb", "lh") and loaded >> (8 * size - 8)):
+                        loaded = _FULL            # a tainted address, or a sign extension of a tainted bit
+                    bits[rd] = loaded
             return self._with_declassify(load, declassify, clear_a0)
         if cls == isa.STORE:
             size = _STORE_SIZE[name]
@@ -91,7 +116,14 @@ class Rv32Taint:
                 t = regs[rs1]
                 if t:
                     report(TAINT_ADDRESS, pc, t, f"store address from {isa.ABI_NAMES[rs1]}")
-                mem.set((read(rs1) + imm) & 0xFFFF_FFFF, size, regs[rs2] | t)
+                address = (read(rs1) + imm) & 0xFFFF_FFFF
+                data = regs[rs2]
+                if t or not data or bits[rs2] == _FULL:
+                    mem.set(address, size, data | t)
+                    return
+                b = bits[rs2]
+                for i in range(size):
+                    mem.set(address + i, 1, data if b & _BYTE_MASKS[i] else 0)
             return self._with_declassify(store, declassify, clear_a0)
         if cls == isa.AMO:
             def amo() -> None:
@@ -104,6 +136,7 @@ class Rv32Taint:
                     mem.set(address, 4, old | regs[rs2] | t)
                 if rd:
                     regs[rd] = old | t
+                    bits[rd] = _FULL
             return self._with_declassify(amo, declassify, clear_a0)
         if cls == isa.BRANCH:
             def branch() -> None:
@@ -131,7 +164,7 @@ class Rv32Taint:
             sources += [rd]
         if name in _CONSTANTS or (name in _SELF_ZERO and rs1 == rs2 and rs1) or \
                 (name in ("and", "mul", "mulhu", "mulh", "mulhsu", "clmul", "clmulh") and
-                 (rs1 == 0 or rs2 == 0)) or (name == "andi" and imm == 0):
+                 (rs1 == 0 or rs2 == 0)) or (name == "andi" and imm == 0) or (name == "ori" and imm == -1):
             sources = []
         dests = [r for r in (rd, ins.rd2) if r]
         variable = cls == isa.DIV
@@ -139,10 +172,25 @@ class Rv32Taint:
 
         if len(sources) == 1 and len(dests) == 1 and not variable:
             s, d = sources[0], dests[0]
+            rule = _BIT_RULES.get(name)
+            if name == "add" and 0 in (rs1, rs2):
+                rule = _BIT_RULES["mv"]
+            if rule is None:
+                def move() -> None:
+                    regs[d] = regs[s]
+                    bits[d] = _FULL
+                return self._with_declassify(move, declassify, clear_a0)
+            k = imm
 
-            def move() -> None:
-                regs[d] = regs[s]
-            return self._with_declassify(move, declassify, clear_a0)
+            def move_bits() -> None:
+                t = regs[s]
+                if t:
+                    b = rule(bits[s], k)
+                    regs[d] = t if b else 0
+                    bits[d] = b
+                else:
+                    regs[d] = 0
+            return self._with_declassify(move_bits, declassify, clear_a0)
 
         def compute() -> None:
             t = 0
@@ -152,6 +200,7 @@ class Rv32Taint:
                 report(TAINT_VARIABLE_LATENCY, pc, t, f"{what} operand (the divider's latency depends on it)")
             for d in dests:
                 regs[d] = t
+                bits[d] = _FULL
         return self._with_declassify(compute, declassify, clear_a0)
 
     @staticmethod

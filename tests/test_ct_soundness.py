@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: MIT
+"""Issue 33's soundness and precision cases for the rv32 and armv7m taint engines.
+
+tests/fixtures/ct_soundness/<target>.S holds one function per case with an "@ taint:" (rv32: "# taint:")
+line naming the finding kinds the engine must report on the first run: leaks of new shapes
+(conditional execution under secret IT flags, flags parked in a register with MRS, secrets parked in a
+CSR) with their kind, and values that become constant whatever the secret (AND with 0, BIC with itself,
+OR with all ones, shifted out, XOR/SUB with itself) with none. Each finding must name the secret."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mcucrypt import ct
+from mcucrypt.boards import make_board
+from mcucrypt.boards.base import Buf, Int, TaintSpec
+from mcucrypt.boards.taint_common import TAINT_CONDITIONAL, TAINT_IO
+from mcucrypt.build import build
+from mcucrypt.targets import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "ct_soundness"
+
+
+def _cases(target: str) -> dict[str, set[str]]:
+    marker = "#" if target == "rv32" else "@"
+    text = (FIXTURES / f"{target}.S").read_text()
+    return {m.group(1): set(m.group(2).split())
+            for m in re.finditer(rf"^{marker} taint: (\w+)(.*)$", text, re.M)}
+
+
+@pytest.fixture(scope="module", params=["rv32", "armv7m"])
+def loaded(request):
+    target = request.param
+    expected = _cases(target)
+    isa = "rv32imac_zbb" if target == "rv32" else None
+    image = build(target, [FIXTURES / f"{target}.S"], name=f"test-ct-soundness-{target}", keep=list(expected),
+                  isa=isa)
+    board = make_board(target)
+    if isa:
+        board.load(image.path, isa=isa)  # type: ignore[call-arg]
+    else:
+        board.load(image.path)
+    return target, board, expected
+
+
+def test_every_case_on_the_first_run(loaded) -> None:
+    target, board, expected = loaded
+    secret = (0x8123_4675).to_bytes(4, "little")
+    wrong = []
+    for name, kinds in expected.items():
+        args = [Buf(secret, out=True), Int(7, 4)]
+        plain = board.call(name, args)
+        res = board.call(name, [Buf(secret, out=True), Int(7, 4)], taint=TaintSpec({0: "s"}))
+        assert (res.cycles, res.outputs) == (plain.cycles, plain.outputs), f"{name}: tracking changed the run"
+        got = {f.kind for f in res.taint or []}
+        if got != kinds:
+            wrong.append(f"{name}: expected {sorted(kinds)}, got {res.taint}")
+        assert all(f.labels == ("s",) for f in res.taint or [])
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_new_kinds_have_classes() -> None:
+    assert ct.CLASS_OF_TAINT[TAINT_CONDITIONAL] == "secret-dependent conditional execution"
+    assert ct.CLASS_OF_TAINT[TAINT_IO] == "secret to I/O or CSR"
