@@ -51,9 +51,9 @@ from unicorn import arm_const as U
 
 from .base import (DECLASSIFY_SYMBOL, TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP,
                    TAINT_VARIABLE_LATENCY)
-from .taint_common import TAINT_CONDITIONAL, ShadowMemory, TaintCollector
+from .taint_common import TAINT_CONDITIONAL, TAINT_IO, ShadowMemory, TaintCollector
 
-N, Z, C, V = range(4)
+N, Z, C, V, Q = range(5)       # Q: the sticky saturation flag (SSAT/USAT set it; MRS/MSR move it)
 _GPR = {**{A.ARM_REG_R0 + i: i for i in range(13)}, A.ARM_REG_SP: 13, A.ARM_REG_LR: 14, A.ARM_REG_PC: 15}
 _NAMES = [f"r{i}" for i in range(13)] + ["sp", "lr", "pc"]
 _UC_GPR = [getattr(U, f"UC_ARM_REG_R{i}") for i in range(13)]
@@ -102,7 +102,7 @@ class Armv7mTaint:
         self.board = board
         self.collector = collector
         self.regs = regs                  # r0..r12, sp, lr, pc: label masks (pc stays 0)
-        self.flags = [0, 0, 0, 0]         # N, Z, C, V
+        self.flags = [0, 0, 0, 0, 0]      # N, Z, C, V, Q
         # Bits known to be 1 in every execution (ORR/MOV of an immediate): UMULL's latency depends only on
         # whether each operand is below 2^16, so an operand with a known 1 at or above bit 16 cannot
         # shorten it, whatever its tainted bits (operand fixing, as cm3-umull-ct does).
@@ -365,6 +365,8 @@ class Armv7mTaint:
         elif iid == A.ARM_INS_BL:
             steps.append(self._conditional_check(pc, cond_taint, "call"))
             steps.append(lambda: regs.__setitem__(14, 0))
+        elif iid in (A.ARM_INS_MRS, A.ARM_INS_MSR):
+            steps.append(self._special_register(pc, insn, cond_taint))
         elif writes or insn.update_flags or iid in _COMPARE:
             steps.append(self._data_processing(pc, insn, reads, writes, cond_taint, text))
         elif iid != A.ARM_INS_IT:       # IT's own condition field is its block's, not a condition on IT
@@ -455,6 +457,33 @@ class Armv7mTaint:
             return lambda: bounds.__setitem__(d, None)
         return lambda: bounds.__setitem__(d, rule())
 
+    def _special_register(self, pc: int, insn, cond_taint: Callable[[], int]) -> Callable[[], None]:
+        """MRS Rd, <psr> reads the flags (N, Z, C, V and the sticky Q) into a register: Rd takes their
+        taint. MSR <psr>, Rn writes them back: the flags take Rn's. A secret written to any other special
+        register (PRIMASK, BASEPRI, FAULTMASK, CONTROL, MSP, PSP) is a ``secret-to-io`` finding."""
+        regs, flags, report = self.regs, self.flags, self.collector.report
+        ops = insn.operands
+        reg = next((_GPR[o.reg] for o in ops if o.type == A.ARM_OP_REG and o.reg in _GPR), None)
+        special = insn.op_str.split(",")[1 if insn.id == A.ARM_INS_MRS else 0].strip().lower()
+        is_psr = "psr" in special
+        writes_nzcvq = is_psr and ("nzcvq" in special or special in ("apsr", "xpsr", "iapsr", "eapsr"))
+        if reg is None:
+            return lambda: None
+        if insn.id == A.ARM_INS_MRS:
+            def mrs() -> None:
+                t = (flags[N] | flags[Z] | flags[C] | flags[V] | flags[Q]) if is_psr else 0
+                regs[reg] = t | cond_taint()
+            return mrs
+
+        def msr() -> None:
+            t = regs[reg]
+            if writes_nzcvq:
+                for f in range(5):
+                    flags[f] = t | cond_taint()
+            elif t:
+                report(TAINT_IO, pc, t, f"secret written to the special register {special}")
+        return msr
+
     def _condition_holds(self, cond: int) -> Callable[[], bool]:
         """Whether ``cond`` holds on the live APSR (read only for conditional instructions)."""
         uc = self.board._uc
@@ -510,6 +539,8 @@ class Armv7mTaint:
             shift_by = _GPR[reg_ops[-1].reg]          # a shift by a register: constant from 32 on, if public
             shifted = _GPR[reg_ops[-2].reg]
             amount_reg = _UC_GPR[shift_by] if shift_by < 13 else None
+        if iid in (A.ARM_INS_SSAT, A.ARM_INS_USAT):       # capstone lists no read for them
+            reads = reads + [_GPR[reg_ops[-1].reg]]
         if iid in (A.ARM_INS_UMLAL, A.ARM_INS_SMLAL):     # capstone omits the accumulators' reads
             reads = reads + [_GPR[insn.operands[0].reg], _GPR[insn.operands[1].reg]]
         sources = [] if constant else reads
@@ -521,6 +552,7 @@ class Armv7mTaint:
         variable = [_GPR[insn.operands[i].reg] for i in _VARIABLE.get(iid, ())]
         conditional = bool(_COND_FLAGS.get(self.conditions.get(pc, insn.cc)))
         multi_cycle = iid in _MULTI_CYCLE
+        saturates = iid in (A.ARM_INS_SSAT, A.ARM_INS_USAT)
         fixed_size = iid in (A.ARM_INS_UMULL, A.ARM_INS_UMLAL)     # unsigned: magnitude = value
         known, bounds = self.known_ones, self.bounds
         holds = self._condition_holds(self.conditions.get(pc, insn.cc))
@@ -575,6 +607,8 @@ class Armv7mTaint:
                     flags[C] = flags[V] = t
                 elif shifter:
                     flags[C] = carry
+            if saturates:
+                flags[Q] |= t         # sticky: set when the (secret) operand saturates
         return compute
 
 

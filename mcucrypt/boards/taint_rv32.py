@@ -27,13 +27,16 @@ from unicorn import UC_HOOK_CODE
 from . import rv32_isa as isa
 from .base import (DECLASSIFY_SYMBOL, TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP,
                    TAINT_VARIABLE_LATENCY)
-from .taint_common import ShadowMemory, TaintCollector
+from .taint_common import TAINT_IO, ShadowMemory, TaintCollector
 
 _LOAD_SIZE = {"lb": 1, "lbu": 1, "lh": 2, "lhu": 2, "lw": 4, "lwsp": 4}
 _STORE_SIZE = {"sb": 1, "sh": 2, "sw": 4, "swsp": 4}
 _CONSTANTS = {"lui", "auipc", "li"}
 _SELF_ZERO = {"xor", "sub", "xnor", "andn"}       # op(r, r) is a constant: 0 (xnor: all ones)
 _FULL = 0xFFFF_FFFF
+# CSRs that hold only what software put there (a secret parked in one keeps its taint); a secret written
+# to any other CSR (trap vector, status, interrupt enables, PMP...) is a finding of its own class.
+_SCRATCH_CSRS = {0x340}     # mscratch
 _BYTE_MASKS = (0xFF, 0xFF00, 0xFF_0000, 0xFF00_0000)
 # Single-source operations whose tainted bits follow from the source's (``bits``): value -> which bits of
 # the result can depend on a tainted bit of the source. Anything else taints every bit of its result.
@@ -56,6 +59,7 @@ class Rv32Taint:
         # LBU taints bits 0..7 only, so shifting it right by 8 (or masking it with 0xff00) leaves a
         # constant. Memory stays byte-granular: a store taints only the bytes holding tainted bits.
         self.bits = [_FULL] * 32
+        self.csr_taint: dict[int, int] = {}   # CSR number -> taint of its value (absent: untainted)
         self.mem = memory
         self.read_reg = read_reg          # x-register number -> current value
         self.plans: dict[int, Callable[[], None]] = {}
@@ -152,6 +156,26 @@ class Rv32Taint:
                 if rd:
                     regs[rd] = 0
             return self._with_declassify(jump, declassify, clear_a0)
+        if cls == isa.CSR and ins.csr not in isa.COUNTER_CSRS:
+            csr, scratch = ins.csr, ins.csr in _SCRATCH_CSRS
+            csr_taint, writes_rs1 = self.csr_taint, name in ("csrrw", "csrrs", "csrrc")
+            keeps_old = name in ("csrrs", "csrrc", "csrrsi", "csrrci")     # set/clear bits of the old value
+            csr_name = isa._CSR_NAMES.get(csr, f"0x{csr:03x}")
+
+            def csr_access() -> None:
+                old = csr_taint.get(csr, 0)
+                t = regs[rs1] if writes_rs1 else 0
+                if t and not scratch:
+                    report(TAINT_IO, pc, t, f"secret written to CSR {csr_name} (not a scratch register)")
+                new = (old if keeps_old else 0) | t
+                if new:
+                    csr_taint[csr] = new
+                else:
+                    csr_taint.pop(csr, None)
+                if rd:
+                    regs[rd] = old
+                    bits[rd] = _FULL
+            return self._with_declassify(csr_access, declassify, clear_a0)
         if cls in (isa.CSR, isa.SYSTEM, isa.FENCE, isa.ILLEGAL):
             def constant() -> None:
                 if rd:
