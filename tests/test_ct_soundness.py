@@ -9,6 +9,7 @@ OR with all ones, shifted out, XOR/SUB with itself) with none. Each finding must
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -63,3 +64,32 @@ def test_every_case_on_the_first_run(loaded) -> None:
 def test_the_new_kinds_have_classes() -> None:
     assert ct.CLASS_OF_TAINT[TAINT_CONDITIONAL] == "secret-dependent conditional execution"
     assert ct.CLASS_OF_TAINT[TAINT_IO] == "secret to I/O or CSR"
+
+
+def test_trace_mode_sees_it_blocks_as_they_time() -> None:
+    """Trace mode lists every instruction of an IT block, executed or skipped (Unicorn hooks only the
+    executed ones): a select on secret flags is no divergence, a skipped MLA or LDR is conditional
+    execution, a call under secret flags changes the path (a branch)."""
+    image = build("armv7m", [FIXTURES / "armv7m.S"], name="test-ct-soundness-armv7m",
+                  keep=list(_cases("armv7m")))
+    board = make_board("armv7m")
+    board.load(image.path)
+    fw = SimpleNamespace(board=board)
+
+    def run(name: str, word: int):
+        return board.call(name, [Buf(word.to_bytes(4, "little"), out=True), Int(7, 4)], trace=True)
+
+    negative, positive, five = 0x8123_4675, 0x0123_4675, 5
+    for name, a, b, expected in [
+            ("c_it_mul", negative, positive, None),
+            ("c_it_mul_skipped", negative, positive, None),
+            ("c_it_mla", negative, positive, ct.SECRET_CONDITIONAL_EXECUTION),
+            ("c_it_ldr", five, positive, ct.SECRET_CONDITIONAL_EXECUTION),
+            ("c_it_bl", five, positive, ct.SECRET_DEPENDENT_BRANCH)]:     # the call changes the path
+        ref, got = run(name, a), run(name, b)
+        d = ct.compare(fw, "op", 1, ref, got)      # type: ignore[arg-type]
+        if expected is None:
+            assert d is None, f"{name}: {d}"
+            assert len(ref.trace.pcs) == len(got.trace.pcs)
+        else:
+            assert d is not None and d.kind == expected and name in d.symbol, f"{name}: {d}"

@@ -91,6 +91,11 @@ _IT_TIMED = {Cls.MLA, Cls.LONG_MULTIPLY, Cls.DIVIDE, Cls.LOAD, Cls.STORE, Cls.LO
              Cls.LOAD_MULTIPLE, Cls.STORE_MULTIPLE, Cls.TABLE_BRANCH, Cls.BARRIER, Cls.ISB}
 
 
+# Trace entries (Trace.variable_latency) of an IT-block instruction timed differently skipped or not.
+IT_EXECUTED = "it-executed"
+IT_SKIPPED = "it-skipped"
+
+
 class _Block:
     """A translated basic block, decoded once; its static cost per entry state is memoized."""
 
@@ -285,6 +290,7 @@ class Armv7mBoard(Board):
     def _reset_counters(self, max_instructions: int, trace: Trace | None) -> None:
         self._budget = self.instruction_budget(max_instructions)
         self._trace = trace
+        self._trace_it: list[int] = []      # trace mode: the rest of the IT block now executing
         self._cycles = 0                # static block costs and refills
         self._variable_cycles = 0       # long multiplies and divides
         self._unaligned_cycles = 0
@@ -415,6 +421,12 @@ class Armv7mBoard(Board):
             n, z, c, v = (flags >> 31 & 1, flags >> 30 & 1, flags >> 29 & 1, flags >> 28 & 1)
             failed = frozenset(i for i, cc in conditions
                                if cc in _CONDITIONS and not _CONDITIONS[cc](n, z, c, v))
+            if self._trace is not None:     # trace mode compares which timed ones ran (ct.compare)
+                ops = block.ops
+                for i, _cc in conditions:
+                    if ops[i].cls in _IT_TIMED:
+                        self._trace.variable_latency.append(
+                            (ops[i].address, IT_SKIPPED if i in failed else IT_EXECUTED, (), 0))
             if not failed:
                 return
             key = (entry, failed)
@@ -457,7 +469,28 @@ class Armv7mBoard(Board):
                                               access == unicorn.UC_MEM_WRITE))
 
     def _on_trace_instruction(self, uc: unicorn.Uc, address: int, size: int, _: object) -> None:
-        self._trace.pcs.append(address)
+        """Record ``address``, and before it the IT-block instructions that failed their condition since the
+        last hook (Unicorn hooks none of them): a trace lists every instruction of an IT block, executed
+        or not, so a conditional select on secret flags gives the same address sequence either way (the
+        executed/skipped status of a timed one is compared separately: ``_on_it``)."""
+        pcs = self._trace.pcs
+        pending = self._trace_it
+        while pending:
+            skipped = pending.pop(0)
+            if skipped == address:
+                break
+            pcs.append(skipped)
+        pcs.append(address)
+        op = self._ops.get(address)
+        if op is not None and op.cls is Cls.IT:
+            inside, a = [], address + op.size
+            for _k in range(op.count):
+                inner = self._ops.get(a)
+                if inner is None:
+                    break
+                inside.append(a)
+                a += inner.size
+            self._trace_it = inside
 
     def _on_bad_access(self, uc: unicorn.Uc, access: int, address: int, size: int, value: int,
                        _: object) -> bool:
