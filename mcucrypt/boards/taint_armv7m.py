@@ -95,6 +95,35 @@ _CONDITION_TEST = {
     A.ARM_CC_GT: lambda n, z, c, v: not z and n == v, A.ARM_CC_LE: lambda n, z, c, v: z or n != v}
 
 
+def _bit_rule(insn, imm_ops: list[int]) -> Callable[[int], int] | None:
+    """For ``op d, n{, #imm}`` / ``op d, n, #a, #b``: which bits of d can carry taint, from n's tainted
+    bits (None: every bit, the default for anything not listed)."""
+    iid, ops = insn.id, insn.operands
+    if iid == A.ARM_INS_MOV and not imm_ops:
+        return lambda b: b
+    if iid in (A.ARM_INS_UXTB, A.ARM_INS_UXTH) and not imm_ops:
+        m = 0xFF if iid == A.ARM_INS_UXTB else 0xFFFF
+        return lambda b: b & m
+    if len(imm_ops) == 1:
+        k = imm_ops[0]
+        if iid == A.ARM_INS_LSR and k < 32:
+            return lambda b: b >> k
+        if iid == A.ARM_INS_LSL and k < 32:
+            return lambda b: (b << k) & _ALL_ONES
+        if iid == A.ARM_INS_AND:
+            return lambda b: b & k
+        if iid == A.ARM_INS_BIC:
+            return lambda b: b & ~k & _ALL_ONES
+        if iid == A.ARM_INS_ORR:
+            return lambda b: b & ~k & _ALL_ONES
+        if iid == A.ARM_INS_EOR:
+            return lambda b: b
+    if iid == A.ARM_INS_UBFX and len(imm_ops) == 2:
+        lsb, width = imm_ops
+        return lambda b: (b >> lsb) & ((1 << width) - 1)
+    return None
+
+
 class Armv7mTaint:
     """Shadow state of one call on an ``Armv7mBoard`` (created by ``Armv7mBoard.call(..., taint=...)``)."""
 
@@ -107,6 +136,9 @@ class Armv7mTaint:
         # whether each operand is below 2^16, so an operand with a known 1 at or above bit 16 cannot
         # shorten it, whatever its tainted bits (operand fixing, as cm3-umull-ct does).
         self.known_ones = [0] * 16
+        # Per register, the bits that can carry its taint (meaningful while tainted): LDRB taints bits
+        # 0..7 only, so LSR #8, AND #0xff00 or ORR #0xff of it is a constant; see _BIT_RULES.
+        self.bits = [_ALL_ONES] * 16
         self.known_mem: dict[int, int] = {}   # aligned word address -> known ones of the word stored there
         # Known bounds: (lo, hi) with lo <= value <= hi in every execution, or None (any 32-bit value).
         self.bounds: list[tuple[int, int] | None] = [None] * 16
@@ -163,7 +195,7 @@ class Armv7mTaint:
             if access == UC_MEM_WRITE:
                 self._forget_known(address, size)
             return
-        op, pc, regs_list, extra, counter = p
+        op, pc, regs_list, extra, counter, signed = p
         if size == 8 and len(regs_list) > 1:      # a doubleword access: one word per register
             self._on_mem(_uc, access, address, 4, 0, _user)
             self._on_mem(_uc, access, address + 4, 4, 0, _user)
@@ -175,7 +207,13 @@ class Armv7mTaint:
             reg = regs_list[0] if regs_list else -1
         if access == UC_MEM_WRITE:
             if op == "store":
-                self.mem.set(address, size, (self.regs[reg] if reg >= 0 else 0) | extra)
+                data = self.regs[reg] if reg >= 0 else 0
+                b = self.bits[reg] if reg >= 0 else _ALL_ONES
+                if extra or not data or b == _ALL_ONES:
+                    self.mem.set(address, size, data | extra)
+                else:                   # only the bytes that hold tainted bits
+                    for i in range(size):
+                        self.mem.set(address + i, 1, data if b >> 8 * i & 0xFF else 0)
             self._forget_known(address, size)
             if op == "store" and reg >= 0 and size == 4 and not address & 3 and self.known_ones[reg]:
                 self.known_mem[address] = self.known_ones[reg]
@@ -195,10 +233,17 @@ class Armv7mTaint:
             return
         if len(regs_list) > 1 or counter[0] == 0:
             self.regs[reg] = t
+            b = 0
+            if t and not extra and not signed:
+                for i in range(size):
+                    if self.mem.get(address + i, 1):
+                        b |= 0xFF << 8 * i
+            self.bits[reg] = b if b else _ALL_ONES
             if len(regs_list) == 1:
                 counter[0] = 1
         else:                           # a single load split into several accesses
             self.regs[reg] |= t
+            self.bits[reg] = _ALL_ONES
 
     def _forget_known(self, address: int, size: int) -> None:
         if self.known_mem or self.bounds_mem:
@@ -227,6 +272,7 @@ class Armv7mTaint:
     def _plan(self, pc: int) -> Callable[[], None]:
         insn = self._decode(pc)
         regs, flags, report = self.regs, self.flags, self.collector.report
+        bits = self.bits
         declassify = pc == self.declassify
         if insn is None:
             return (lambda: regs.__setitem__(0, 0)) if declassify else (lambda: None)
@@ -310,6 +356,7 @@ class Armv7mTaint:
                 data_regs = [_GPR[o.reg] for o in reg_ops if o.access & capstone.CS_AC_READ
                              and _GPR[o.reg] not in status]
             kind = "load" if is_load else "store"
+            signed = iid in (A.ARM_INS_LDRSB, A.ARM_INS_LDRSH, A.ARM_INS_LDRSBT, A.ARM_INS_LDRSHT)
             mem_holds = self._condition_holds(self.conditions.get(pc, insn.cc))
 
             def memory() -> None:
@@ -326,9 +373,10 @@ class Armv7mTaint:
                     if not mem_holds():     # skipped: its registers would have been written otherwise
                         for r in data_regs + (addr_regs if insn.writeback else []):
                             regs[r] |= c
+                            bits[r] = _ALL_ONES
                 for r in status:
                     regs[r] = 0
-                self.pending = (kind, pc, data_regs, t, [0])
+                self.pending = (kind, pc, data_regs, t, [0], signed)
             steps.append(memory)
         elif iid == A.ARM_INS_B or iid in (A.ARM_INS_CBZ, A.ARM_INS_CBNZ) or \
                 (iid in _INDIRECT and ops and ops[0].type == A.ARM_OP_REG) or iid in (A.ARM_INS_TBB,
@@ -473,6 +521,7 @@ class Armv7mTaint:
             def mrs() -> None:
                 t = (flags[N] | flags[Z] | flags[C] | flags[V] | flags[Q]) if is_psr else 0
                 regs[reg] = t | cond_taint()
+                self.bits[reg] = _ALL_ONES
             return mrs
 
         def msr() -> None:
@@ -544,6 +593,12 @@ class Armv7mTaint:
         if iid in (A.ARM_INS_UMLAL, A.ARM_INS_SMLAL):     # capstone omits the accumulators' reads
             reads = reads + [_GPR[insn.operands[0].reg], _GPR[insn.operands[1].reg]]
         sources = [] if constant else reads
+        bit_rule = None
+        if not constant and len(reg_ops) == 2 and _GPR.get(reg_ops[1].reg, 15) < 15 and \
+                not reg_ops[1].shift.type and not (_READS_CARRY & {iid}):
+            bit_rule = _bit_rule(insn, imm_ops)
+        bit_src = _GPR[reg_ops[1].reg] if bit_rule is not None else 0
+        bits = self.bits
         dests = [r for r in writes if r != 15]
         pc_written = 15 in writes
         sets_flags = insn.update_flags or iid in _COMPARE
@@ -586,6 +641,7 @@ class Armv7mTaint:
                     if c:                   # had the secret flags been otherwise, it would have run
                         for r in dests:
                             regs[r] |= t | c
+                            bits[r] = _ALL_ONES
                         if sets_flags:
                             for f in range(4):
                                 flags[f] |= t | c
@@ -593,14 +649,22 @@ class Armv7mTaint:
                 if c:
                     for r in dests:
                         regs[r] |= t | c
+                        bits[r] = _ALL_ONES
                     if sets_flags:
                         for f in range(4):
                             flags[f] |= t | c
                     return
             if pc_written and t:
                 report(TAINT_INDIRECT_JUMP, pc, t, "pc written from a tainted value")
+            result = t
+            b = _ALL_ONES
+            if bit_rule is not None and t:
+                b = bit_rule(bits[bit_src])
+                if not b:
+                    result = 0
             for r in dests:
-                regs[r] = t
+                regs[r] = result
+                bits[r] = b
             if sets_flags:
                 flags[N] = flags[Z] = t
                 if arith:
