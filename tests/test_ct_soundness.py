@@ -23,11 +23,13 @@ from mcucrypt.targets import ROOT
 FIXTURES = ROOT / "tests" / "fixtures" / "ct_soundness"
 
 
-def _cases(target: str) -> dict[str, set[str]]:
-    marker = "#" if target == "rv32" else "@"
+def _cases(target: str, part: str = "") -> dict[str, set[str]]:
+    """name -> expected finding kinds; AVR lines "; taint[part]:" apply to that part only."""
+    marker = {"rv32": "#", "armv7m": "@", "avr": ";"}[target]
     text = (FIXTURES / f"{target}.S").read_text()
-    return {m.group(1): set(m.group(2).split())
-            for m in re.finditer(rf"^{marker} taint: (\w+)(.*)$", text, re.M)}
+    return {m.group(2): set(m.group(3).split())
+            for m in re.finditer(rf"^{marker} taint(?:\[(\w+)\])?: (\w+)(.*)$", text, re.M)
+            if m.group(1) in (None, part)}
 
 
 @pytest.fixture(scope="module", params=["rv32", "armv7m"])
@@ -93,3 +95,25 @@ def test_trace_mode_sees_it_blocks_as_they_time() -> None:
             assert len(ref.trace.pcs) == len(got.trace.pcs)
         else:
             assert d is not None and d.kind == expected and name in d.symbol, f"{name}: {d}"
+
+
+@pytest.mark.parametrize("part", ["atmega128", "atmega2560", "atmega1284p"])
+def test_avr_io_registers(part: str) -> None:
+    """A secret written to an I/O register is a secret-to-io finding, except SREG/SP (tracked) and the
+    GPIOR scratch registers (their labels are kept: the ATmega2560 and 1284P have them, the 128 not)."""
+    from mcucrypt.boards.avr import AvrBoard
+
+    expected = _cases("avr", part)
+    assert ("c_gpior" in expected) == (part != "atmega128")
+    image = build("avr", [FIXTURES / "avr.S"], name=f"test-ct-soundness-avr-{part}", keep=list(expected),
+                  mcu=None if part == "atmega128" else part)
+    board = AvrBoard(mcu=part)
+    board.load(image.path)
+    wrong = []
+    for name, kinds in expected.items():
+        res = board.call(name, [Int(0xA5, 1)], taint=TaintSpec({0: "s"}))
+        got = {f.kind for f in res.taint or []}
+        if got != kinds:
+            wrong.append(f"{name}: expected {sorted(kinds)}, got {res.taint}")
+        assert all(f.labels == ("s",) for f in res.taint or [])
+    assert not wrong, "\n".join(wrong)
