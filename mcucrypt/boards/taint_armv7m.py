@@ -167,9 +167,6 @@ class Armv7mTaint:
             plan = self.plans[address] = self._plan(address)
         self.instructions += 1
         plan()
-        block = self.it_blocks.get(address)
-        if block is not None:
-            self.it_pending = list(block)
 
     def _skipped_before(self, address: int) -> None:
         """Run the plans of the IT-block instructions that failed their condition before ``address``.
@@ -419,6 +416,9 @@ class Armv7mTaint:
             steps.append(self._data_processing(pc, insn, reads, writes, cond_taint, text))
         elif iid != A.ARM_INS_IT:       # IT's own condition field is its block's, not a condition on IT
             steps.append(self._conditional_check(pc, cond_taint, "instruction"))
+        else:                           # the block's instructions, to run the skipped ones' plans
+            block = tuple(self.it_blocks.get(pc, ()))
+            steps.append(lambda: setattr(self, "it_pending", list(block)))
 
         if post is not None:
             steps.append(post)
