@@ -13,10 +13,20 @@ store writes, so no addressing mode has to be re-implemented). ``_plan`` builds 
 * flags: an arithmetic instruction that sets flags (ADDS, ADCS, SUBS, SBCS, RSBS, CMP, CMN) gives N, Z, C,
   V its sources' taint; a logical one (ANDS, ORRS, EORS, BICS, MVNS, MOVS, TST, TEQ, MULS) gives N and Z,
   and C too when a shifter produced it (a shift instruction or a shifted register operand); V is kept;
-* conditional execution (IT blocks): the instruction reads its condition's flags. An ALU instruction
-  under a tainted condition is data flow (its destination keeps the old value or takes the new one, in
-  one cycle either way on the Cortex-M3); a branch, load, store or multi-cycle instruction under a tainted
-  condition is a ``branch`` finding (its time depends on whether it executes);
+* conditional execution (IT blocks): the instruction reads its condition's flags. A one-cycle
+  instruction under a tainted condition is data flow (its destination keeps the old value or takes the
+  new one, in one cycle either way on the Cortex-M3: a failed conditional instruction takes one cycle);
+  a load, store, BL/BX/BLX, MLA/MLS, long multiply or divide under a tainted condition is a
+  ``conditional-execution`` finding (its time depends on whether it executes), B<c> a ``branch``.
+  Unicorn calls no code hook for an IT-block instruction that fails its condition: the IT's plan arms
+  ``it_pending`` and the next hook first runs the plans of the ones skipped (``_skipped_before``);
+* constants: AND #0, BIC r, n, n, ORR #0xffffffff / ORN #0, LSR #32 and LSL/LSR by a public register
+  holding 32 or more give an untainted result (a flag-setting shift's C keeps the source's taint).
+  Tainted bits per register (``bits``): LDRB/LDRH taint only the bytes read that are tainted, the
+  immediate forms of LSR/LSL/AND/BIC/ORR/EOR, UXTB/UXTH, UBFX and MOV map them (``_bit_rule``), anything
+  else taints the word; a store taints only the bytes holding tainted bits;
+* MRS Rd, APSR: Rd takes N, Z, C, V and Q's taint; MSR APSR_nzcvq, Rn gives them Rn's; SSAT/USAT add
+  their operand's taint to Q (sticky); a secret into another special register is ``secret-to-io``;
 * loads/stores: a tainted base or index register is an ``address`` finding; a load's destination takes
   the taint of the bytes read (and of the address registers), a store's bytes take the source register's
   taint; LDM/STM/PUSH/POP/LDRD/STRD map their registers to the word accesses in ascending order. A load

@@ -8,7 +8,12 @@ turns the decoded instruction into a shadow update (``_plan`` builds one small c
 * register-register and register-immediate operations (ALU, Zb*, MUL, custom): the destination(s) take
   the union of the sources' taints; SLT/SLTU/ADDC carry their operands' taint into the carry they make.
   Precision: ``xor``/``sub`` of a register with itself, ``and``/``mul`` with x0 and ``andi rd, rs, 0``
-  give an untainted zero; LUI, AUIPC, ``li``, JAL/JALR links and CSR reads are untainted constants;
+  give an untainted zero, ``ori rd, rs, -1`` all ones; LUI, AUIPC, ``li``, JAL/JALR links and counter
+  CSR reads are untainted constants. Per register, ``bits`` holds the bits that can carry its taint
+  (LBU: 0..7, LHU: 0..15; SRLI/SLLI/ANDI/ORI/XORI/ZEXT/MV map them, anything else taints the word), so a
+  secret byte shifted right by 8 is public; a store taints only the bytes holding tainted bits;
+* CSRs: taint per CSR. ``mscratch`` is scratch (a secret parked there comes back tainted); a secret
+  written to any other CSR is a ``secret-to-io`` finding;
 * loads: the address is x[rs1] + imm, read from the live register; a tainted rs1 is a finding
   (``address``); the destination takes the taint of the bytes loaded (and of rs1);
 * stores: a tainted rs1 is a finding (``address``); the bytes written take rs2's taint (an untainted
