@@ -407,7 +407,9 @@ static inline uint16_t flash16(const avr_t *avr, uint32_t pc)
  *   as a byte (IN/OUT/LDS/STS/LD/ST at 0x5F) is the union of / sets all eight flags.
  * - Findings: a branch (BRBS/BRBC on a tainted flag), a skip (CPSE/SBRC/SBRS/SBIC/SBIS on a tainted
  *   operand), an indirect jump (IJMP/ICALL through a tainted Z, a RET/RETI popping a tainted address) and
- *   an address (LD/ST/LDD/STD/LPM/ELPM through a tainted X/Y/Z/RAMPZ, PUSH/POP/CALL/RET with a tainted SP).
+ *   an address (LD/ST/LDD/STD/LPM/ELPM through a tainted X/Y/Z/RAMPZ, PUSH/POP/CALL/RET with a tainted SP),
+ *   and a secret written to an I/O register other than SREG/SP/RAMPZ/EIND and the GPIOR scratch ones
+ *   (t_io: the hardware acts on it, e.g. PINx reads back what PORTx drove).
  */
 enum {
 	T_NOP = 0, T_MOVW, T_MULS, T_MULSU, T_MUL,
