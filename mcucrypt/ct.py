@@ -34,6 +34,8 @@ from dataclasses import asdict, dataclass, field
 
 from .boards.base import (TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAINT_VARIABLE_LATENCY,
                           CallResult, TaintSpec, Trace)
+from .boards.armv7m import IT_EXECUTED, IT_SKIPPED
+from .boards.taint_common import TAINT_CONDITIONAL, TAINT_IO
 from .catalog import CatalogError
 from .firmware import Firmware
 from .kinds.base import CtCase, driver_for
@@ -42,6 +44,8 @@ SECRET_DEPENDENT_BRANCH = "secret-dependent branch"
 SECRET_DEPENDENT_ADDRESS = "secret-dependent memory address"
 VARIABLE_LATENCY = "variable-latency instruction on secret operands"
 SECRET_INDIRECT_JUMP = "secret-dependent indirect jump"
+SECRET_CONDITIONAL_EXECUTION = "secret-dependent conditional execution"
+SECRET_TO_IO = "secret to I/O or CSR"
 # How a secret-dependent address is reported where the claim allows it (cacheless cores)
 CACHED_CORES_ONLY = "secret-dependent address: same time on this core, leaks on cached cores"
 
@@ -49,7 +53,8 @@ MODES = ("taint", "trace")
 DEFAULT_TRIALS = 64
 TRIALS_IN_TEST = 16        # trace mode in `mcucrypt test`/bench and the generic test (boards without taint)
 CLASS_OF_TAINT = {TAINT_BRANCH: SECRET_DEPENDENT_BRANCH, TAINT_INDIRECT_JUMP: SECRET_INDIRECT_JUMP,
-                  TAINT_ADDRESS: SECRET_DEPENDENT_ADDRESS, TAINT_VARIABLE_LATENCY: VARIABLE_LATENCY}
+                  TAINT_ADDRESS: SECRET_DEPENDENT_ADDRESS, TAINT_VARIABLE_LATENCY: VARIABLE_LATENCY,
+                  TAINT_CONDITIONAL: SECRET_CONDITIONAL_EXECUTION, TAINT_IO: SECRET_TO_IO}
 
 
 def fresh_seed() -> int:
@@ -208,6 +213,12 @@ def compare(fw: Firmware, op: str, trial: int, ref: CallResult, got: CallResult,
                           f"instruction {i}: trial 0 went to 0x{ta.pcs[i]:x}, trial {trial} to "
                           f"0x{tb.pcs[i]:x}" if i < min(len(ta.pcs), len(tb.pcs)) else
                           f"one trial ended after {i} instructions")
+    for (pc, status_a, _, _), (pc_b, status_b, _, _) in zip(ta.variable_latency, tb.variable_latency):
+        if pc == pc_b and status_a != status_b and {status_a, status_b} == {IT_EXECUTED, IT_SKIPPED}:
+            sym, ins = _describe(fw, pc)
+            return Divergence(op, trial, SECRET_CONDITIONAL_EXECUTION, pc, sym, ins,
+                              f"an IT-block instruction {status_a.removeprefix('it-')} in trial 0, "
+                              f"{status_b.removeprefix('it-')} in trial {trial} (a failed one takes one cycle)")
     j = None if addresses_allowed else _first_difference(ta.accesses, tb.accesses)
     if j is not None:
         m = ta.accesses[j] if j < len(ta.accesses) else tb.accesses[j]
@@ -230,7 +241,7 @@ def compare(fw: Firmware, op: str, trial: int, ref: CallResult, got: CallResult,
 
 
 def _latencies(t: Trace) -> list[int]:
-    return [c for _, _, _, c in t.variable_latency]
+    return [c for _, m, _, c in t.variable_latency if m not in (IT_EXECUTED, IT_SKIPPED)]
 
 
 class UndeclaredSecret(CatalogError):

@@ -41,7 +41,7 @@ from ..build import BUILD_DIR, build
 from . import cm3_model, taint_armv7m
 from .base import (DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess,
                    TaintSpec, Trace)
-from .cm3_model import AFTER_REFILL, Cm3Model, Cm3Params, Op, Refill, State
+from .cm3_model import AFTER_REFILL, Cls, Cm3Model, Cm3Params, Op, Refill, State
 from .common import STACK_PAINT, ElfImage, buffer_image, check_canaries, marshal_aapcs, place_buffers, \
     stack_high_water
 
@@ -85,10 +85,21 @@ _CONDITIONS = {
 }
 
 
+# The classes whose executed time is not the one cycle of a failed conditional instruction (a skipped
+# ALU/MUL/system/hint instruction costs what it costs executed; a skipped branch costs its 1 without P).
+_IT_TIMED = {Cls.MLA, Cls.LONG_MULTIPLY, Cls.DIVIDE, Cls.LOAD, Cls.STORE, Cls.LOAD_DOUBLE, Cls.STORE_DOUBLE,
+             Cls.LOAD_MULTIPLE, Cls.STORE_MULTIPLE, Cls.TABLE_BRANCH, Cls.BARRIER, Cls.ISB}
+
+
+# Trace entries (Trace.variable_latency) of an IT-block instruction timed differently skipped or not.
+IT_EXECUTED = "it-executed"
+IT_SKIPPED = "it-skipped"
+
+
 class _Block:
     """A translated basic block, decoded once; its static cost per entry state is memoized."""
 
-    __slots__ = ("ops", "count", "end", "branch", "wide_unaligned_entry", "costs")
+    __slots__ = ("ops", "count", "end", "branch", "wide_unaligned_entry", "costs", "it_blocks", "it_costs")
 
     def __init__(self, ops: tuple[Op, ...]):
         self.ops = ops
@@ -99,6 +110,15 @@ class _Block:
         first = ops[0]
         self.wide_unaligned_entry = first.size == 4 and bool(first.address & 2)
         self.costs: dict[State, tuple[int, State]] = {}
+        # IT address -> the (index, condition) of each instruction of its block whose skipped time differs
+        # from its executed one (``_IT_TIMED``); the board corrects the static cost when some fail.
+        self.it_blocks: dict[int, tuple[tuple[int, int], ...]] = {}
+        for i, op in enumerate(ops):
+            if op.cls is Cls.IT:
+                inside = ops[i + 1:i + 1 + op.count]
+                if any(o.cls in _IT_TIMED for o in inside):
+                    self.it_blocks[op.address] = tuple((i + 1 + k, o.cc) for k, o in enumerate(inside))
+        self.it_costs: dict[tuple[State, frozenset[int]], tuple[int, State]] = {}
 
 
 class Armv7mBoard(Board):
@@ -170,6 +190,7 @@ class Armv7mBoard(Board):
         self._ops: dict[int, Op] = {}               # every decoded instruction, by address
         # address -> (mnemonic, Unicorn ids of its two timing operands) of every hooked multiply/divide
         self._variable: dict[int, tuple[str, int, int]] = {}
+        self._it_hooked: set[int] = set()     # IT addresses with an ``_on_it`` hook
 
     # ------------------------------------------------------------------------------------------------
     # Calling
@@ -269,6 +290,7 @@ class Armv7mBoard(Board):
     def _reset_counters(self, max_instructions: int, trace: Trace | None) -> None:
         self._budget = self.instruction_budget(max_instructions)
         self._trace = trace
+        self._trace_it: list[int] = []      # trace mode: the rest of the IT block now executing
         self._cycles = 0                # static block costs and refills
         self._variable_cycles = 0       # long multiplies and divides
         self._unaligned_cycles = 0
@@ -277,6 +299,8 @@ class Armv7mBoard(Board):
         self._state = AFTER_REFILL      # the callee is entered by a branch
         self._fallthrough = -1
         self._last_branch: Op | None = None
+        self._block: _Block | None = None      # the basic block now running and the state it was entered in
+        self._block_entry = AFTER_REFILL
         self._fault: BoardFault | None = None
         self._restart_at: int | None = None
 
@@ -318,6 +342,7 @@ class Armv7mBoard(Board):
             cost = block.costs.get(state)
             if cost is None:
                 cost = block.costs[state] = self._model.block(block.ops, state)
+            self._block, self._block_entry = block, state
             self._cycles += cost[0]
             self._state = cost[1]
             self._last_branch = block.branch
@@ -362,19 +387,56 @@ class Armv7mBoard(Board):
             # "b ." (what `for (;;);` compiles to): would spin through the whole instruction budget.
             self._stop(uc, self._fault_at("infinite loop: a branch to itself", address))
             return None
+        block = _Block(tuple(ops))
         unhooked = [op for op in ops if op.variable is not None and op.address not in self._variable]
-        if unhooked:
+        unhooked_it = [a for a in block.it_blocks if a not in self._it_hooked]
+        if unhooked or unhooked_it:
             for op in unhooked:
                 self._native.add_code(unicorn.UC_HOOK_CODE, self._on_variable, op.address, op.address)
                 self._variable[op.address] = (op.variable, _UC_REG[op.operands[0]], _UC_REG[op.operands[1]])
+            for a in unhooked_it:
+                self._native.add_code(unicorn.UC_HOOK_CODE, self._on_it, a, a)
+                self._it_hooked.add(a)
             uc.ctl_remove_cache(address, end)
             self._restart_at = address
             uc.emu_stop()
             return None
         for op in ops:
             self._ops[op.address] = op
-        block = self._blocks[address << 16 | size] = _Block(tuple(ops))
+        self._blocks[address << 16 | size] = block
         return block
+
+    def _on_it(self, _handle: int, address: int, size: int, _user: int) -> None:
+        """At an IT whose block holds instructions timed differently skipped (``_IT_TIMED``): recharge the
+        current basic block with the ones that fail their condition on the live flags (Unicorn calls no
+        hook for them) at one cycle each (native hook: must not raise). The block's flags cannot change
+        before its last instruction in the code compilers emit; a flag-setting instruction inside the
+        block is evaluated on the flags at the IT all the same."""
+        try:
+            block, entry = self._block, self._block_entry
+            conditions = block.it_blocks.get(address) if block is not None else None
+            if not conditions:
+                return
+            flags = self._native.read(U.UC_ARM_REG_APSR)
+            n, z, c, v = (flags >> 31 & 1, flags >> 30 & 1, flags >> 29 & 1, flags >> 28 & 1)
+            failed = frozenset(i for i, cc in conditions
+                               if cc in _CONDITIONS and not _CONDITIONS[cc](n, z, c, v))
+            if self._trace is not None:     # trace mode compares which timed ones ran (ct.compare)
+                ops = block.ops
+                for i, _cc in conditions:
+                    if ops[i].cls in _IT_TIMED:
+                        self._trace.variable_latency.append(
+                            (ops[i].address, IT_SKIPPED if i in failed else IT_EXECUTED, (), 0))
+            if not failed:
+                return
+            key = (entry, failed)
+            cost = block.it_costs.get(key)
+            if cost is None:
+                cost = block.it_costs[key] = self._model.block(block.ops, entry, failed)
+            self._cycles += cost[0] - block.costs[entry][0]
+            self._state = cost[1]
+        except Exception as e:      # noqa: BLE001 - becomes the call's fault, never swallowed
+            self._stop(self._uc, BoardFault(f"board error in IT hook: {e!r}", address))
 
     def _on_variable(self, _handle: int, address: int, size: int, _user: int) -> None:
         """Charge a long multiply or divide from its operand values (native hook: must not raise)."""
@@ -407,7 +469,28 @@ class Armv7mBoard(Board):
                                               access == unicorn.UC_MEM_WRITE))
 
     def _on_trace_instruction(self, uc: unicorn.Uc, address: int, size: int, _: object) -> None:
-        self._trace.pcs.append(address)
+        """Record ``address``, and before it the IT-block instructions that failed their condition since the
+        last hook (Unicorn hooks none of them): a trace lists every instruction of an IT block, executed
+        or not, so a conditional select on secret flags gives the same address sequence either way (the
+        executed/skipped status of a timed one is compared separately: ``_on_it``)."""
+        pcs = self._trace.pcs
+        pending = self._trace_it
+        while pending:
+            skipped = pending.pop(0)
+            if skipped == address:
+                break
+            pcs.append(skipped)
+        pcs.append(address)
+        op = self._ops.get(address)
+        if op is not None and op.cls is Cls.IT:
+            inside, a = [], address + op.size
+            for _k in range(op.count):
+                inner = self._ops.get(a)
+                if inner is None:
+                    break
+                inside.append(a)
+                a += inner.size
+            self._trace_it = inside
 
     def _on_bad_access(self, uc: unicorn.Uc, access: int, address: int, size: int, value: int,
                        _: object) -> bool:

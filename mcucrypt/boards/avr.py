@@ -29,6 +29,7 @@ from .base import (DECLASSIFY_SYMBOL, DEFAULT_MAX_INSTRUCTIONS, TAINT_ADDRESS, T
                    Trace)
 from .common import (CANARY, STACK_PAINT, ElfImage, PlacedBuf, buffer_image, check_canaries, marshal_avr,
                      place_buffers, stack_high_water)
+from .taint_common import TAINT_IO
 
 SHIM_SOURCE = Path(__file__).with_name("simavr_shim.c")
 SHIM_DIR = ROOT / "build" / "shim"
@@ -93,7 +94,7 @@ class _ShimFinding(ctypes.Structure):
                 ("detail", ctypes.c_char * 46)]
 
 
-_TAINT_KINDS = (TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAINT_ADDRESS)    # SHIM_TAINT_* in simavr_shim.c
+_TAINT_KINDS = (TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAINT_ADDRESS, TAINT_IO)    # SHIM_TAINT_* in simavr_shim.c
 MAX_LABELS = 8                    # the shim's shadow bytes are 8-bit label masks
 
 

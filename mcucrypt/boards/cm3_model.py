@@ -67,6 +67,9 @@ class Cm3Params:
     table_branch: int = _p(2, "TRM Table 3-1: TBB/TBH = 2+P (§3.3.2 counts one more cycle: see docs)")
     it: int = _p(1, "TRM Table 3-1: IT = 1")
     it_folded: int = _p(0, "TRM Table 3-1 note: IT folds onto a preceding 16-bit instruction, 0 cycles")
+    it_failed: int = _p(1, "TRM (cited by issue 33): an instruction of an IT block that fails its condition "
+                           "takes one cycle, whatever it would take executed (Table 3-1's counts are for "
+                           "executed instructions)")
     system: int = _p(1, "TRM Table 3-1: MRS/MSR/CPSIE/CPSID '1 or 2': the minimum is charged")
     barrier: int = _p(1, "TRM Table 3-1: DMB/DSB = 1+B, B >= 0 (no outstanding transfers: B = 0); ISB = 1+P")
     hint: int = _p(1, "TRM Table 3-1: NOP/SEV/YIELD/CLREX = 1; PLD/PLI (not listed) charged as hints")
@@ -225,7 +228,8 @@ class Op(NamedTuple):
     size: int                   # 2 or 4 bytes
     text: str                   # "umull r0, r1, r2, r3", for messages and traces
     cls: Cls
-    count: int                  # registers transferred (LDM/STM/PUSH/POP, LDRD/STRD = 2), else 0
+    count: int                  # registers transferred (LDM/STM/PUSH/POP, LDRD/STRD = 2), IT: its block's
+    #                             instructions, else 0
     address_regs: int           # bit mask of the registers the address is computed from (PC excluded)
     written: int                # bit mask of r0..r14 written (results, loaded registers, base writeback)
     writeback: bool             # base register updated (pre/post-indexed, LDM/STM with !)
@@ -276,6 +280,8 @@ def decode(insn: CsInsn) -> Op:
             address_regs, count = 1 << _REG_NUMBER[ops[0].reg], len(ops) - 1
     elif cls in (Cls.LOAD_DOUBLE, Cls.STORE_DOUBLE):
         count = 2
+    elif cls is Cls.IT:
+        count = len(insn.mnemonic) - 1          # it, itt, ite, ittee...: the instructions of its block
     refill = None
     target = None
     writes_pc = bool(written & _PC_BIT)
@@ -381,13 +387,21 @@ class Cm3Model:
             cycles = self._fixed[cls]
         return cycles, State(prev, op.written, op.size == 2)
 
-    def block(self, ops: tuple[Op, ...], entry: State) -> tuple[int, State]:
+    def skipped(self, op: Op, s: State) -> tuple[int, State]:
+        """An IT-block instruction that failed its condition: one cycle, and the pipeline sees a NOP (no
+        load to pipeline with, no register written, no store data phase)."""
+        return self.params.it_failed, State(PREV_OTHER, 0, op.size == 2)
+
+    def block(self, ops: tuple[Op, ...], entry: State, skipped: frozenset[int] = frozenset()) \
+            -> tuple[int, State]:
         """Static cycles of a straight-line run of instructions entered in ``entry``, and the exit state
-        (as if a branch at its end were not taken)."""
+        (as if a branch at its end were not taken). ``skipped``: indices of IT-block instructions that fail
+        their condition (charged by ``skipped``; a long multiply or divide that executes is charged from
+        its operands by the board, 0 here)."""
         cycles = 0
         s = entry
-        for op in ops:
-            c, s = self.step(op, s)
+        for i, op in enumerate(ops):
+            c, s = self.skipped(op, s) if i in skipped else self.step(op, s)
             cycles += c
         return cycles, s
 

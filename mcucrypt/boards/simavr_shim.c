@@ -106,7 +106,7 @@ typedef struct {
 } shim_result;
 
 /* Kinds of taint finding. Keep in sync with _TAINT_KINDS in avr.py. */
-enum { SHIM_TAINT_BRANCH = 0, SHIM_TAINT_INDIRECT = 1, SHIM_TAINT_ADDRESS = 2 };
+enum { SHIM_TAINT_BRANCH = 0, SHIM_TAINT_INDIRECT = 1, SHIM_TAINT_ADDRESS = 2, SHIM_TAINT_IO = 3 };
 
 /* One taint finding: the first time (pc, kind) carried secret labels. */
 typedef struct {
@@ -407,7 +407,9 @@ static inline uint16_t flash16(const avr_t *avr, uint32_t pc)
  *   as a byte (IN/OUT/LDS/STS/LD/ST at 0x5F) is the union of / sets all eight flags.
  * - Findings: a branch (BRBS/BRBC on a tainted flag), a skip (CPSE/SBRC/SBRS/SBIC/SBIS on a tainted
  *   operand), an indirect jump (IJMP/ICALL through a tainted Z, a RET/RETI popping a tainted address) and
- *   an address (LD/ST/LDD/STD/LPM/ELPM through a tainted X/Y/Z/RAMPZ, PUSH/POP/CALL/RET with a tainted SP).
+ *   an address (LD/ST/LDD/STD/LPM/ELPM through a tainted X/Y/Z/RAMPZ, PUSH/POP/CALL/RET with a tainted SP),
+ *   and a secret written to an I/O register other than SREG/SP/RAMPZ/EIND and the GPIOR scratch ones
+ *   (t_io: the hardware acts on it, e.g. PINx reads back what PORTx drove).
  */
 enum {
 	T_NOP = 0, T_MOVW, T_MULS, T_MULSU, T_MUL,
@@ -583,6 +585,31 @@ static inline void t_wr(shim_t *s, uint32_t a, uint8_t t)
 		s->tdata[a] = t;
 }
 
+/* Whether data address a is a general-purpose I/O register (GPIOR0..2: pure scratch, no hardware acts on
+ * it). The ATmega1284P and 2560 have them at the same addresses; the ATmega128 has none. */
+static int t_scratch_io(const shim_t *s, uint32_t a)
+{
+	const char *mcu = s->avr->mmcu;
+	/* simavr names the 1284P's core "atmega1284" or "atmega1284p" depending on the build */
+	if (mcu == NULL || (strcmp(mcu, "atmega2560") != 0 && strncmp(mcu, "atmega1284", 10) != 0))
+		return 0;
+	return a == 0x3e || a == 0x4a || a == 0x4b;
+}
+
+/* A store of labels t to data address a at pc: a secret written to an I/O register (0x20..ioend) leaves
+ * the state the engine tracks, since the hardware acts on it (a port drives the pins PINx reads back, a
+ * timer compares against it, a UART sends it), so the write is a finding. Exempt: the CPU registers the
+ * engine tracks (SREG as its flags, SPL/SPH, RAMPZ, EIND) and the GPIOR scratch registers, whose labels
+ * t_wr keeps like RAM's. */
+static inline void t_io(shim_t *s, uint32_t pc, uint32_t a, uint8_t t)
+{
+	const avr_t *avr = s->avr;
+	if (!t || a < 0x20 || a > avr->ioend || a == R_SREG || a == R_SPL || a == R_SPH ||
+	    (avr->rampz && a == avr->rampz) || (avr->eind && a == avr->eind) || t_scratch_io(s, a))
+		return;
+	taint_finding(s, pc, SHIM_TAINT_IO, t, "secret written to I/O 0x%02x (data 0x%02x)", a - 0x20, a);
+}
+
 static inline void t_flags(shim_t *s, unsigned mask, uint8_t t)
 {
 	for (int i = 0; i < 8; i++)
@@ -602,6 +629,7 @@ static inline void t_ldst(shim_t *s, uint32_t pc, unsigned p, int delta, uint32_
 		taint_finding(s, pc, SHIM_TAINT_ADDRESS, a, "%s address through %s", store ? "store" : "load",
 			      ptr_name[(p - R_XL) / 2]);
 	if (store) {
+		t_io(s, pc, addr, T[reg] | a);
 		t_wr(s, addr, T[reg] | a);
 		if (delta)
 			T[p + 1] = a;
@@ -742,6 +770,7 @@ static void taint_step(shim_t *s, uint32_t pc, uint16_t o)
 		T[d] = t_rd(s, flash16(avr, pc + 2));
 		break;
 	case T_STS:
+		t_io(s, pc, flash16(avr, pc + 2), T[d]);
 		t_wr(s, flash16(avr, pc + 2), T[d]);
 		break;
 	case T_LD_X: t_ldst(s, pc, R_XL, 0, reg16(avr, R_XL), d, 0); break;
@@ -842,6 +871,7 @@ static void taint_step(shim_t *s, uint32_t pc, uint16_t o)
 		T[d] = t_rd(s, 0x20 + (((o >> 5) & 0x30) | (o & 0xf)));
 		break;
 	case T_OUT:
+		t_io(s, pc, 0x20 + (((o >> 5) & 0x30) | (o & 0xf)), T[d]);
 		t_wr(s, 0x20 + (((o >> 5) & 0x30) | (o & 0xf)), T[d]);
 		break;
 	case T_BRB:

@@ -13,10 +13,20 @@ store writes, so no addressing mode has to be re-implemented). ``_plan`` builds 
 * flags: an arithmetic instruction that sets flags (ADDS, ADCS, SUBS, SBCS, RSBS, CMP, CMN) gives N, Z, C,
   V its sources' taint; a logical one (ANDS, ORRS, EORS, BICS, MVNS, MOVS, TST, TEQ, MULS) gives N and Z,
   and C too when a shifter produced it (a shift instruction or a shifted register operand); V is kept;
-* conditional execution (IT blocks): the instruction reads its condition's flags. An ALU instruction
-  under a tainted condition is data flow (its destination keeps the old value or takes the new one, in
-  one cycle either way on the Cortex-M3); a branch, load, store or multi-cycle instruction under a tainted
-  condition is a ``branch`` finding (its time depends on whether it executes);
+* conditional execution (IT blocks): the instruction reads its condition's flags. A one-cycle
+  instruction under a tainted condition is data flow (its destination keeps the old value or takes the
+  new one, in one cycle either way on the Cortex-M3: a failed conditional instruction takes one cycle);
+  a load, store, BL/BX/BLX, MLA/MLS, long multiply or divide under a tainted condition is a
+  ``conditional-execution`` finding (its time depends on whether it executes), B<c> a ``branch``.
+  Unicorn calls no code hook for an IT-block instruction that fails its condition: the IT's plan arms
+  ``it_pending`` and the next hook first runs the plans of the ones skipped (``_skipped_before``);
+* constants: AND #0, BIC r, n, n, ORR #0xffffffff / ORN #0, LSR #32 and LSL/LSR by a public register
+  holding 32 or more give an untainted result (a flag-setting shift's C keeps the source's taint).
+  Tainted bits per register (``bits``): LDRB/LDRH taint only the bytes read that are tainted, the
+  immediate forms of LSR/LSL/AND/BIC/ORR/EOR, UXTB/UXTH, UBFX and MOV map them (``_bit_rule``), anything
+  else taints the word; a store taints only the bytes holding tainted bits;
+* MRS Rd, APSR: Rd takes N, Z, C, V and Q's taint; MSR APSR_nzcvq, Rn gives them Rn's; SSAT/USAT add
+  their operand's taint to Q (sticky); a secret into another special register is ``secret-to-io``;
 * loads/stores: a tainted base or index register is an ``address`` finding; a load's destination takes
   the taint of the bytes read (and of the address registers), a store's bytes take the source register's
   taint; LDM/STM/PUSH/POP/LDRD/STRD map their registers to the word accesses in ascending order. A load
@@ -51,11 +61,12 @@ from unicorn import arm_const as U
 
 from .base import (DECLASSIFY_SYMBOL, TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP,
                    TAINT_VARIABLE_LATENCY)
-from .taint_common import ShadowMemory, TaintCollector
+from .taint_common import TAINT_CONDITIONAL, TAINT_IO, ShadowMemory, TaintCollector
 
-N, Z, C, V = range(4)
+N, Z, C, V, Q = range(5)       # Q: the sticky saturation flag (SSAT/USAT set it; MRS/MSR move it)
 _GPR = {**{A.ARM_REG_R0 + i: i for i in range(13)}, A.ARM_REG_SP: 13, A.ARM_REG_LR: 14, A.ARM_REG_PC: 15}
 _NAMES = [f"r{i}" for i in range(13)] + ["sp", "lr", "pc"]
+_UC_GPR = [getattr(U, f"UC_ARM_REG_R{i}") for i in range(13)]
 # The flags each condition code reads (ARM_CC_*)
 _COND_FLAGS = {A.ARM_CC_EQ: (Z,), A.ARM_CC_NE: (Z,), A.ARM_CC_HS: (C,), A.ARM_CC_LO: (C,), A.ARM_CC_MI: (N,),
                A.ARM_CC_PL: (N,), A.ARM_CC_VS: (V,), A.ARM_CC_VC: (V,), A.ARM_CC_HI: (C, Z),
@@ -80,6 +91,10 @@ _BASE_FIRST = {A.ARM_INS_LDM, A.ARM_INS_LDMDB, A.ARM_INS_STM, A.ARM_INS_STMDB}  
 _VARIABLE = {A.ARM_INS_UMULL: (2, 3), A.ARM_INS_UMLAL: (2, 3), A.ARM_INS_SMULL: (2, 3),
              A.ARM_INS_SMLAL: (2, 3), A.ARM_INS_UDIV: (1, 2), A.ARM_INS_SDIV: (1, 2)}
 _INDIRECT = {A.ARM_INS_BX, A.ARM_INS_BLX}
+# Data processing that takes more than one cycle when executed (TRM Table 3-1: MLA/MLS 2, long multiplies
+# 3..7, divides 2..12) while a failed conditional instruction takes one: under secret IT flags, a finding.
+_MULTI_CYCLE = {A.ARM_INS_MLA, A.ARM_INS_MLS, *_VARIABLE}
+_ALL_ONES = 0xFFFF_FFFF
 _CONDITION_TEST = {
     A.ARM_CC_EQ: lambda n, z, c, v: z, A.ARM_CC_NE: lambda n, z, c, v: not z,
     A.ARM_CC_HS: lambda n, z, c, v: c, A.ARM_CC_LO: lambda n, z, c, v: not c,
@@ -90,6 +105,35 @@ _CONDITION_TEST = {
     A.ARM_CC_GT: lambda n, z, c, v: not z and n == v, A.ARM_CC_LE: lambda n, z, c, v: z or n != v}
 
 
+def _bit_rule(insn, imm_ops: list[int]) -> Callable[[int], int] | None:
+    """For ``op d, n{, #imm}`` / ``op d, n, #a, #b``: which bits of d can carry taint, from n's tainted
+    bits (None: every bit, the default for anything not listed)."""
+    iid, ops = insn.id, insn.operands
+    if iid == A.ARM_INS_MOV and not imm_ops:
+        return lambda b: b
+    if iid in (A.ARM_INS_UXTB, A.ARM_INS_UXTH) and not imm_ops:
+        m = 0xFF if iid == A.ARM_INS_UXTB else 0xFFFF
+        return lambda b: b & m
+    if len(imm_ops) == 1:
+        k = imm_ops[0]
+        if iid == A.ARM_INS_LSR and k < 32:
+            return lambda b: b >> k
+        if iid == A.ARM_INS_LSL and k < 32:
+            return lambda b: (b << k) & _ALL_ONES
+        if iid == A.ARM_INS_AND:
+            return lambda b: b & k
+        if iid == A.ARM_INS_BIC:
+            return lambda b: b & ~k & _ALL_ONES
+        if iid == A.ARM_INS_ORR:
+            return lambda b: b & ~k & _ALL_ONES
+        if iid == A.ARM_INS_EOR:
+            return lambda b: b
+    if iid == A.ARM_INS_UBFX and len(imm_ops) == 2:
+        lsb, width = imm_ops
+        return lambda b: (b >> lsb) & ((1 << width) - 1)
+    return None
+
+
 class Armv7mTaint:
     """Shadow state of one call on an ``Armv7mBoard`` (created by ``Armv7mBoard.call(..., taint=...)``)."""
 
@@ -97,11 +141,14 @@ class Armv7mTaint:
         self.board = board
         self.collector = collector
         self.regs = regs                  # r0..r12, sp, lr, pc: label masks (pc stays 0)
-        self.flags = [0, 0, 0, 0]         # N, Z, C, V
+        self.flags = [0, 0, 0, 0, 0]      # N, Z, C, V, Q
         # Bits known to be 1 in every execution (ORR/MOV of an immediate): UMULL's latency depends only on
         # whether each operand is below 2^16, so an operand with a known 1 at or above bit 16 cannot
         # shorten it, whatever its tainted bits (operand fixing, as cm3-umull-ct does).
         self.known_ones = [0] * 16
+        # Per register, the bits that can carry its taint (meaningful while tainted): LDRB taints bits
+        # 0..7 only, so LSR #8, AND #0xff00 or ORR #0xff of it is a constant; see _BIT_RULES.
+        self.bits = [_ALL_ONES] * 16
         self.known_mem: dict[int, int] = {}   # aligned word address -> known ones of the word stored there
         # Known bounds: (lo, hi) with lo <= value <= hi in every execution, or None (any 32-bit value).
         self.bounds: list[tuple[int, int] | None] = [None] * 16
@@ -109,6 +156,8 @@ class Armv7mTaint:
         self.mem = memory
         self.plans: dict[int, Callable[[], None]] = {}
         self.conditions: dict[int, int] = {}      # address -> condition of an instruction in an IT block
+        self.it_blocks: dict[int, list[int]] = {}  # IT address -> the addresses of its block
+        self.it_pending: list[int] = []           # the rest of the IT block now executing
         self.pending: tuple | None = None         # the memory instruction now executing
         self.cs = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
         self.cs.detail = True
@@ -121,11 +170,31 @@ class Armv7mTaint:
 
     def _on_code(self, _uc, address: int, _size: int, _user) -> None:
         self.pending = None
+        if self.it_pending:
+            self._skipped_before(address)
         plan = self.plans.get(address)
         if plan is None:
             plan = self.plans[address] = self._plan(address)
         self.instructions += 1
         plan()
+
+    def _skipped_before(self, address: int) -> None:
+        """Run the plans of the IT-block instructions that failed their condition before ``address``.
+
+        Unicorn calls no code hook for an instruction of an IT block whose condition fails: the next hook
+        is at the next instruction that executes. Each skipped one still runs its plan here, on the flags
+        it was skipped on (only skipped instructions lie between), so a conditional select leaves its
+        destination with the flags' taint and a skipped call, load or multiply is reported."""
+        pending = self.it_pending
+        while pending:
+            skipped = pending.pop(0)
+            if skipped == address:
+                return
+            plan = self.plans.get(skipped)
+            if plan is None:
+                plan = self.plans[skipped] = self._plan(skipped)
+            plan()
+            self.pending = None
 
     def _on_mem(self, _uc, access: int, address: int, size: int, _value: int, _user) -> None:
         p = self.pending
@@ -133,7 +202,7 @@ class Armv7mTaint:
             if access == UC_MEM_WRITE:
                 self._forget_known(address, size)
             return
-        op, pc, regs_list, extra, counter = p
+        op, pc, regs_list, extra, counter, signed = p
         if size == 8 and len(regs_list) > 1:      # a doubleword access: one word per register
             self._on_mem(_uc, access, address, 4, 0, _user)
             self._on_mem(_uc, access, address + 4, 4, 0, _user)
@@ -145,7 +214,13 @@ class Armv7mTaint:
             reg = regs_list[0] if regs_list else -1
         if access == UC_MEM_WRITE:
             if op == "store":
-                self.mem.set(address, size, (self.regs[reg] if reg >= 0 else 0) | extra)
+                data = self.regs[reg] if reg >= 0 else 0
+                b = self.bits[reg] if reg >= 0 else _ALL_ONES
+                if extra or not data or b == _ALL_ONES:
+                    self.mem.set(address, size, data | extra)
+                else:                   # only the bytes that hold tainted bits
+                    for i in range(size):
+                        self.mem.set(address + i, 1, data if b >> 8 * i & 0xFF else 0)
             self._forget_known(address, size)
             if op == "store" and reg >= 0 and size == 4 and not address & 3 and self.known_ones[reg]:
                 self.known_mem[address] = self.known_ones[reg]
@@ -165,10 +240,17 @@ class Armv7mTaint:
             return
         if len(regs_list) > 1 or counter[0] == 0:
             self.regs[reg] = t
+            b = 0
+            if t and not extra and not signed:
+                for i in range(size):
+                    if self.mem.get(address + i, 1):
+                        b |= 0xFF << 8 * i
+            self.bits[reg] = b if b else _ALL_ONES
             if len(regs_list) == 1:
                 counter[0] = 1
         else:                           # a single load split into several accesses
             self.regs[reg] |= t
+            self.bits[reg] = _ALL_ONES
 
     def _forget_known(self, address: int, size: int) -> None:
         if self.known_mem or self.bounds_mem:
@@ -183,9 +265,12 @@ class Armv7mTaint:
         for insn in self.cs.disasm(code, pc, 1):
             if insn.id == A.ARM_INS_IT:       # decode the block with it: capstone gives each its condition
                 block = bytes(self.board._uc.mem_read(pc, 2 + 4 * 4))
+                inside = []
                 for k, inner in enumerate(self.cs.disasm(block, pc, 1 + len(insn.mnemonic) - 1)):
                     if k:
                         self.conditions[inner.address] = inner.cc
+                        inside.append(inner.address)
+                self.it_blocks[pc] = inside
             return insn
         return None
 
@@ -194,6 +279,7 @@ class Armv7mTaint:
     def _plan(self, pc: int) -> Callable[[], None]:
         insn = self._decode(pc)
         regs, flags, report = self.regs, self.flags, self.collector.report
+        bits = self.bits
         declassify = pc == self.declassify
         if insn is None:
             return (lambda: regs.__setitem__(0, 0)) if declassify else (lambda: None)
@@ -277,6 +363,8 @@ class Armv7mTaint:
                 data_regs = [_GPR[o.reg] for o in reg_ops if o.access & capstone.CS_AC_READ
                              and _GPR[o.reg] not in status]
             kind = "load" if is_load else "store"
+            signed = iid in (A.ARM_INS_LDRSB, A.ARM_INS_LDRSH, A.ARM_INS_LDRSBT, A.ARM_INS_LDRSHT)
+            mem_holds = self._condition_holds(self.conditions.get(pc, insn.cc))
 
             def memory() -> None:
                 t = 0
@@ -287,10 +375,15 @@ class Armv7mTaint:
                            + ", ".join(_NAMES[r] for r in addr_regs if regs[r]))
                 c = cond_taint()
                 if c:
-                    report(TAINT_BRANCH, pc, c, f"conditional {kind} on secret flags")
+                    report(TAINT_CONDITIONAL, pc, c, f"conditional {kind} on secret flags (executed: "
+                           f"{kind} cycles, skipped: 1)")
+                    if not mem_holds():     # skipped: its registers would have been written otherwise
+                        for r in data_regs + (addr_regs if insn.writeback else []):
+                            regs[r] |= c
+                            bits[r] = _ALL_ONES
                 for r in status:
                     regs[r] = 0
-                self.pending = (kind, pc, data_regs, t, [0])
+                self.pending = (kind, pc, data_regs, t, [0], signed)
             steps.append(memory)
         elif iid == A.ARM_INS_B or iid in (A.ARM_INS_CBZ, A.ARM_INS_CBNZ) or \
                 (iid in _INDIRECT and ops and ops[0].type == A.ARM_OP_REG) or iid in (A.ARM_INS_TBB,
@@ -325,11 +418,17 @@ class Armv7mTaint:
             if iid in (A.ARM_INS_CBZ, A.ARM_INS_CBNZ, A.ARM_INS_TBB, A.ARM_INS_TBH) or iid in _INDIRECT:
                 steps.append(self._conditional_check(pc, cond_taint, "branch"))
         elif iid == A.ARM_INS_BL:
+            steps.append(self._conditional_check(pc, cond_taint, "call"))
             steps.append(lambda: regs.__setitem__(14, 0))
+        elif iid in (A.ARM_INS_MRS, A.ARM_INS_MSR):
+            steps.append(self._special_register(pc, insn, cond_taint))
         elif writes or insn.update_flags or iid in _COMPARE:
             steps.append(self._data_processing(pc, insn, reads, writes, cond_taint, text))
         elif iid != A.ARM_INS_IT:       # IT's own condition field is its block's, not a condition on IT
             steps.append(self._conditional_check(pc, cond_taint, "instruction"))
+        else:                           # the block's instructions, to run the skipped ones' plans
+            block = tuple(self.it_blocks.get(pc, ()))
+            steps.append(lambda: setattr(self, "it_pending", list(block)))
 
         if post is not None:
             steps.append(post)
@@ -416,6 +515,34 @@ class Armv7mTaint:
             return lambda: bounds.__setitem__(d, None)
         return lambda: bounds.__setitem__(d, rule())
 
+    def _special_register(self, pc: int, insn, cond_taint: Callable[[], int]) -> Callable[[], None]:
+        """MRS Rd, <psr> reads the flags (N, Z, C, V and the sticky Q) into a register: Rd takes their
+        taint. MSR <psr>, Rn writes them back: the flags take Rn's. A secret written to any other special
+        register (PRIMASK, BASEPRI, FAULTMASK, CONTROL, MSP, PSP) is a ``secret-to-io`` finding."""
+        regs, flags, report = self.regs, self.flags, self.collector.report
+        ops = insn.operands
+        reg = next((_GPR[o.reg] for o in ops if o.type == A.ARM_OP_REG and o.reg in _GPR), None)
+        special = insn.op_str.split(",")[1 if insn.id == A.ARM_INS_MRS else 0].strip().lower()
+        is_psr = "psr" in special
+        writes_nzcvq = is_psr and ("nzcvq" in special or special in ("apsr", "xpsr", "iapsr", "eapsr"))
+        if reg is None:
+            return lambda: None
+        if insn.id == A.ARM_INS_MRS:
+            def mrs() -> None:
+                t = (flags[N] | flags[Z] | flags[C] | flags[V] | flags[Q]) if is_psr else 0
+                regs[reg] = t | cond_taint()
+                self.bits[reg] = _ALL_ONES
+            return mrs
+
+        def msr() -> None:
+            t = regs[reg]
+            if writes_nzcvq:
+                for f in range(5):
+                    flags[f] = t | cond_taint()
+            elif t:
+                report(TAINT_IO, pc, t, f"secret written to the special register {special}")
+        return msr
+
     def _condition_holds(self, cond: int) -> Callable[[], bool]:
         """Whether ``cond`` holds on the live APSR (read only for conditional instructions)."""
         uc = self.board._uc
@@ -432,12 +559,13 @@ class Armv7mTaint:
         def check() -> None:
             c = cond_taint()
             if c:
-                self.collector.report(TAINT_BRANCH, pc, c, f"conditional {what} on secret flags")
+                self.collector.report(TAINT_CONDITIONAL, pc, c, f"conditional {what} on secret flags")
         return check
 
     def _data_processing(self, pc: int, insn, reads: list[int], writes: list[int],
                          cond_taint: Callable[[], int], text: str) -> Callable[[], None]:
         regs, flags, report = self.regs, self.flags, self.collector.report
+        uc = self.board._uc
         iid = insn.id
         reg_sources = [_GPR[o.reg] for o in insn.operands
                        if o.type == A.ARM_OP_REG and o.access & capstone.CS_AC_READ and o.reg in _GPR]
@@ -449,9 +577,38 @@ class Armv7mTaint:
         if iid == A.ARM_INS_SBC and len(reg_sources) == 2 and reg_sources[0] == reg_sources[1] and \
                 not any(o.shift.type for o in insn.operands if o.type == A.ARM_OP_REG):
             constant = True           # r - r - !C: only the carry remains
+        reg_ops = [o for o in insn.operands if o.type == A.ARM_OP_REG]
+        imm_ops = [o.imm & _ALL_ONES for o in insn.operands if o.type == A.ARM_OP_IMM]
+        unshifted = not any(o.shift.type for o in reg_ops)
+        # Values that become constant whatever the secret (see the module docstring)
+        if iid == A.ARM_INS_AND and imm_ops == [0] and unshifted:
+            constant = True           # x & 0
+        if iid == A.ARM_INS_BIC and len(reg_sources) == 2 and reg_sources[0] == reg_sources[1] and unshifted:
+            constant = True           # x & ~x
+        if (iid == A.ARM_INS_ORR and imm_ops == [_ALL_ONES] or iid == A.ARM_INS_ORN and imm_ops == [0]) \
+                and unshifted:
+            constant = True           # x | ~0
+        carry_only = False            # a flag-setting shift out of the whole word: C keeps the last bit out
+        if iid in (A.ARM_INS_LSL, A.ARM_INS_LSR) and imm_ops == [32] and len(reg_ops) == 2:
+            carry_only = True
+        shift_by: int | None = None
+        amount_reg: int | None = None
+        shifted = 0
+        if iid in (A.ARM_INS_LSL, A.ARM_INS_LSR) and not imm_ops and len(reg_ops) >= 2 and unshifted:
+            shift_by = _GPR[reg_ops[-1].reg]          # a shift by a register: constant from 32 on, if public
+            shifted = _GPR[reg_ops[-2].reg]
+            amount_reg = _UC_GPR[shift_by] if shift_by < 13 else None
+        if iid in (A.ARM_INS_SSAT, A.ARM_INS_USAT):       # capstone lists no read for them
+            reads = reads + [_GPR[reg_ops[-1].reg]]
         if iid in (A.ARM_INS_UMLAL, A.ARM_INS_SMLAL):     # capstone omits the accumulators' reads
             reads = reads + [_GPR[insn.operands[0].reg], _GPR[insn.operands[1].reg]]
         sources = [] if constant else reads
+        bit_rule = None
+        if not constant and len(reg_ops) == 2 and _GPR.get(reg_ops[1].reg, 15) < 15 and \
+                not reg_ops[1].shift.type and not (_READS_CARRY & {iid}):
+            bit_rule = _bit_rule(insn, imm_ops)
+        bit_src = _GPR[reg_ops[1].reg] if bit_rule is not None else 0
+        bits = self.bits
         dests = [r for r in writes if r != 15]
         pc_written = 15 in writes
         sets_flags = insn.update_flags or iid in _COMPARE
@@ -459,7 +616,8 @@ class Armv7mTaint:
         shifter = iid in _SHIFTS or any(o.type == A.ARM_OP_REG and o.shift.type for o in insn.operands)
         variable = [_GPR[insn.operands[i].reg] for i in _VARIABLE.get(iid, ())]
         conditional = bool(_COND_FLAGS.get(self.conditions.get(pc, insn.cc)))
-        multi_cycle = bool(variable)
+        multi_cycle = iid in _MULTI_CYCLE
+        saturates = iid in (A.ARM_INS_SSAT, A.ARM_INS_USAT)
         fixed_size = iid in (A.ARM_INS_UMULL, A.ARM_INS_UMLAL)     # unsigned: magnitude = value
         known, bounds = self.known_ones, self.bounds
         holds = self._condition_holds(self.conditions.get(pc, insn.cc))
@@ -470,6 +628,12 @@ class Armv7mTaint:
                 t |= regs[r]
             if carry_in:
                 t |= flags[C]
+            carry = t
+            if carry_only:
+                carry, t = t, 0
+            elif shift_by is not None and amount_reg is not None and not regs[shift_by] and \
+                    uc.reg_read(amount_reg) & 0xFF >= 32:
+                carry, t = regs[shifted], 0
             if variable:
                 v = 0
                 for r in variable:
@@ -481,11 +645,13 @@ class Armv7mTaint:
             if conditional:
                 c = cond_taint()
                 if c and (multi_cycle or pc_written):
-                    report(TAINT_BRANCH, pc, c, "conditional multi-cycle instruction on secret flags")
+                    report(TAINT_CONDITIONAL, pc, c, "conditional multi-cycle instruction on secret flags "
+                                                     "(a failed one takes one cycle)")
                 if not holds():
                     if c:                   # had the secret flags been otherwise, it would have run
                         for r in dests:
                             regs[r] |= t | c
+                            bits[r] = _ALL_ONES
                         if sets_flags:
                             for f in range(4):
                                 flags[f] |= t | c
@@ -493,20 +659,30 @@ class Armv7mTaint:
                 if c:
                     for r in dests:
                         regs[r] |= t | c
+                        bits[r] = _ALL_ONES
                     if sets_flags:
                         for f in range(4):
                             flags[f] |= t | c
                     return
             if pc_written and t:
                 report(TAINT_INDIRECT_JUMP, pc, t, "pc written from a tainted value")
+            result = t
+            b = _ALL_ONES
+            if bit_rule is not None and t:
+                b = bit_rule(bits[bit_src])
+                if not b:
+                    result = 0
             for r in dests:
-                regs[r] = t
+                regs[r] = result
+                bits[r] = b
             if sets_flags:
                 flags[N] = flags[Z] = t
                 if arith:
                     flags[C] = flags[V] = t
                 elif shifter:
-                    flags[C] = t
+                    flags[C] = carry
+            if saturates:
+                flags[Q] |= t         # sticky: set when the (secret) operand saturates
         return compute
 
 

@@ -14,6 +14,11 @@ from typing import Callable, Sequence
 from .base import Arg, Board, Buf, Int, TaintFinding, TaintSpec
 from .common import Marshalled, PlacedBuf
 
+# Finding kinds beyond base.TAINT_* (the rv32/armv7m engines' own; ct.CLASS_OF_TAINT names their class).
+TAINT_CONDITIONAL = "conditional-execution"   # an instruction whose executed and skipped times differ,
+#                                               under a condition on secret flags (Thumb IT blocks)
+TAINT_IO = "secret-to-io"                     # a secret written to an I/O register or CSR that is not scratch
+
 
 class ShadowMemory:
     """Byte-granular taint of memory: address -> label mask (absent = untainted)."""
