@@ -27,6 +27,7 @@ import argparse
 import hashlib
 import json
 import os
+import random
 import sys
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -197,7 +198,8 @@ def wiped_firmware(impl: Implementation, prim_id: str, target: str,
 def secret_calls(fw) -> list[tuple[str, dict[str, Arg]]]:  # noqa: ANN001 - a Firmware
     """The calls that exercise every secret operation of ``fw``'s id: the kind driver's constant-time
     cases (secret ops only), then, for an operation they do not call (X25519's x25519_base, say), the
-    first call the driver's benchmark makes of it."""
+    first call the driver's benchmark (or else its differential test) makes of it, and for one neither calls (Ascon-XOF128's fixed-length
+    `hash`) the arguments of the same names from those calls."""
     from .ct import SecretRandom
     from .kinds.base import driver_for
     driver = driver_for(fw.impl.primitive.kind)
@@ -216,10 +218,19 @@ def secret_calls(fw) -> list[tuple[str, dict[str, Arg]]]:  # noqa: ANN001 - a Fi
         fw.call = recording_call
         try:
             driver.bench(fw)
+            if not set(missing) <= {op for op, _ in recorded}:     # X25519's ladder outside AVR
+                driver.differential(fw, random.Random(f"stack/{fw.prim_id}"), 1)
         finally:
             del fw.call
         for op in missing:
             calls += [next((o, a) for o, a in recorded if o == op)] if any(o == op for o, _ in recorded) else []
+        for op in [op for op in missing if op not in {o for o, _ in calls}]:
+            named: dict[str, Arg] = {}
+            for _, args in calls + recorded:
+                named = {**args, **named}
+            params = [p.name for p in fw.impl.functions[op].params]
+            if all(p in named for p in params):
+                calls.append((op, {p: named[p] for p in params}))
     return calls
 
 
@@ -280,6 +291,41 @@ def write_table(depth: Mapping[str, int], path: Path = TABLE_PATH) -> None:
                        "every call.",
            "depth": dict(sorted(depth.items()))}
     path.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+# --------------------------------------------------------------------------------------------- export
+
+WIPE_ON = ["", "/* Stack hygiene (docs/constant-time.md, \"Stack hygiene\"): each public function that takes a secret",
+           " * zeroes the stack its call used before it returns (mcu_stack_wipe.S, generated). Build the library",
+           " * with -DMCU_STACK_WIPE=0 to leave the wipe out. */",
+           "#ifndef MCU_STACK_WIPE", "#define MCU_STACK_WIPE 1", "#endif"]
+
+
+def export_unit(impl: Implementation, prim_ids: list[str], target: str, unit: str,
+                src_dir: Path) -> tuple[str | None, list[str], str | None]:
+    """For `mcucrypt export`: writes src/<unit>/mcu_stack_wipe.S and returns (its path relative to the
+    export folder, the lines for the unit's configuration header, a warning or None). An implementation
+    without wrappers (variable time, or depths not measured) gets MCU_STACK_WIPE forced to 0, so its
+    routines keep their public names whatever the user defines."""
+    why = None
+    if not impl.constant_time:
+        why = "variable time"
+    else:
+        try:
+            text = wrapper_source(impl, prim_ids, target, preamble=f'#include "mcucrypt/config_{unit}.h"')
+        except StackWipeError as e:
+            why = str(e)
+    if why is not None:
+        off = ["", f"/* No MCU_STACK_WIPE wrappers for this implementation ({why.split(':')[0]}): its routines",
+               " * keep their public names and leave their stack as they used it. */",
+               "#undef MCU_STACK_WIPE", "#define MCU_STACK_WIPE 0"]
+        warning = None if not impl.constant_time else \
+            f"{impl.primitive.name} {impl.name}: no stack wipe ({why})"
+        return None, off, warning
+    path = src_dir / unit / "mcu_stack_wipe.S"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path.relative_to(src_dir.parent).as_posix(), WIPE_ON, None
 
 
 # ------------------------------------------------------------------------------------------------ cli
