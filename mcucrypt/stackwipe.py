@@ -195,11 +195,23 @@ def wiped_firmware(impl: Implementation, prim_id: str, target: str,
     return fw
 
 
+def _capture_firmware(fw):  # noqa: ANN001, ANN202 - Firmware in, Firmware out
+    """Where the driver's benchmark and differential test run to capture arguments: the id's reference
+    implementation on the host when it has one (native speed; the arguments a kind driver makes do not
+    depend on the implementation), else ``fw`` itself."""
+    from .firmware import Firmware
+    ref = fw.impl.primitive.implementations.get("ref")
+    if ref is not None and "host" in ref.targets and set(secret_ops(fw.impl, fw.prim_id)) <= set(ref.functions):
+        return Firmware(ref, fw.prim_id, "host")
+    return fw
+
+
 def secret_calls(fw) -> list[tuple[str, dict[str, Arg]]]:  # noqa: ANN001 - a Firmware
     """The calls that exercise every secret operation of ``fw``'s id: the kind driver's constant-time
-    cases (secret ops only), then, for an operation they do not call (X25519's x25519_base, say), the
-    first call the driver's benchmark (or else its differential test) makes of it, and for one neither calls (Ascon-XOF128's fixed-length
-    `hash`) the arguments of the same names from those calls."""
+    cases (secret ops only); for an operation they leave out (X25519's x25519_base, say), the first call
+    of it the driver's benchmark, or else its differential test, makes (captured on the host, see
+    _capture_firmware); for one neither makes (Ascon-XOF128's fixed-length `hash`), the arguments of the
+    same names from those calls."""
     from .ct import SecretRandom
     from .kinds.base import driver_for
     driver = driver_for(fw.impl.primitive.kind)
@@ -209,19 +221,20 @@ def secret_calls(fw) -> list[tuple[str, dict[str, Arg]]]:  # noqa: ANN001 - a Fi
     missing = [op for op in wanted if op not in {op for op, _ in calls}]
     if missing:
         recorded: list[tuple[str, dict[str, Arg]]] = []
-        plain_call = fw.call
+        capture = _capture_firmware(fw)
+        plain_call = capture.call
 
         def recording_call(op: str, named: Mapping[str, Arg], **kw: object) -> CallResult:
             recorded.append((op, dict(named)))
             return plain_call(op, named, **kw)
 
-        fw.call = recording_call
+        capture.call = recording_call
         try:
-            driver.bench(fw)
+            driver.bench(capture)
             if not set(missing) <= {op for op, _ in recorded}:     # X25519's ladder outside AVR
-                driver.differential(fw, random.Random(f"stack/{fw.prim_id}"), 1)
+                driver.differential(capture, random.Random(f"stack/{fw.prim_id}"), 1)
         finally:
-            del fw.call
+            del capture.call
         for op in missing:
             calls += [next((o, a) for o, a in recorded if o == op)] if any(o == op for o, _ in recorded) else []
         for op in [op for op in missing if op not in {o for o, _ in calls}]:
