@@ -19,10 +19,12 @@
  *     once it has returned.
  *   MCU_WIPE_JUMP name, body                for a function that handles nothing secret: a tail jump.
  *
- * Register and cost per target (depth and args are multiples of 16 on rv32/armv7m, of 4 on AVR):
+ * Register and cost per target (depth and args multiples of 16 on rv32; depth - 8 of 32 and args of 8
+ * on armv7m; depth of 4 on AVR):
  *   rv32     ra saved at the top of a (16 + args)-byte frame; t0 the wipe pointer; 4 SW per loop
- *   armv7m   {r4, lr} pushed (8-byte alignment), args copied through ip; r2 = r3 = 0, ip the pointer,
- *            two STRD per loop
+ *   armv7m   {r4, lr} pushed (8-byte alignment), args copied through ip; then, while the frame still
+ *            holds r4 and lr, r2 = r3 = r4 = lr = 0 and ip the pointer, two 16-byte STMs per loop, up to
+ *            the frame; the frame's 8 bytes by one STRD after it is popped
  *   avr      args copied through Z/r0 (X low byte the count); Z the pointer, X the count, r1 (always
  *            zero by the avr-gcc ABI) stored, four ST Z+ per loop. On parts with 3-byte return addresses
  *            (__AVR_3_BYTE_PC__: ATmega2560) every return address the measured call pushed is one byte
@@ -102,17 +104,21 @@
     .endif
     bl      \body
     .if \args
-    add     sp, sp, #\args
+    add     sp, sp, #\args              /* the copies are below sp now: wiped with the rest */
     .endif
-    pop     {r4, lr}
-    movw    ip, #\depth
-    sub     ip, sp, ip
+    /* r4 and lr are saved above sp: four zero registers for STM while the frame holds them */
     movs    r2, #0
     movs    r3, #0
-1:  strd    r2, r3, [ip], #8
-    strd    r2, r3, [ip], #8
+    movs    r4, #0
+    mov     lr, r2
+    movw    ip, #(\depth - 8)
+    sub     ip, sp, ip
+1:  stmia   ip!, {r2, r3, r4, lr}
+    stmia   ip!, {r2, r3, r4, lr}
     cmp     ip, sp
     blo     1b
+    pop     {r4, lr}
+    strd    r2, r3, [sp, #-8]            /* the 8 bytes the frame held */
     bx      lr
     .size \name, . - \name
 .endm
