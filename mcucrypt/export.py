@@ -9,8 +9,11 @@ The folder holds, for each chosen (primitive family, implementation):
   src/mcucrypt/config_<unit>.h       MCU_IMPL and every layout define of the implementation, fixed, plus
                                      checks that the compiler targets the right architecture and ISA
   src/mcucrypt/<unit>.h              public header: the concrete function names, size macros, wipe helpers
+  src/<family>_<impl>/mcu_stack_wipe.S  the public entry points that wipe the stack their call used
+                                     (MCU_STACK_WIPE, on by default: mcucrypt/stackwipe.py)
 and, for the whole library: src/mcucrypt.h (every public header and generic names such as
-mcu_lea128_encrypt for the chosen implementation), src/mcucrypt/ns.h, src/mcucrypt/wipe.h and
+mcu_lea128_encrypt for the chosen implementation), src/mcucrypt/ns.h, src/mcucrypt/stack_wipe.h,
+src/mcucrypt/wipe.h and
 src/mcu_wipe.c, src/mcucrypt/declassify.h and src/mcu_declassify.c, a plain Makefile (libmcucrypt.a), CMakeLists.txt (a static library for add_subdirectory)
 with cmake/toolchain.cmake for stand-alone builds, PlatformIO's library.json, Arduino's
 library.properties (avr, armv7m), LICENSE, README.md and mcucrypt-export.json (what was chosen and why).
@@ -311,7 +314,7 @@ def _guard(name: str) -> str:
     return "MCUCRYPT_" + re.sub(r"[^A-Za-z0-9]", "_", name).upper() + "_H"
 
 
-def config_header(unit: Unit, target: str, extra: list[str] = ()) -> str:
+def config_header(unit: Unit, target: str, extra: list[str] | None = None) -> str:
     """``extra``: lines after MCU_IMPL (the stack-wipe setting, from mcucrypt/stackwipe.py's export_unit)."""
     impl = unit.impl
     lines = [SPDX_C,
@@ -319,7 +322,7 @@ def config_header(unit: Unit, target: str, extra: list[str] = ()) -> str:
              " * of this implementation includes it first, so nothing here can be left out or set differently",
              " * between the C and the assembly. Do not edit: export again. */",
              f"#ifndef {_guard('config_' + unit.name)}", f"#define {_guard('config_' + unit.name)}", "",
-             f"#define MCU_IMPL {impl_define(impl.name)}", *extra]
+             f"#define MCU_IMPL {impl_define(impl.name)}", *(extra or [])]
     for d in impl.defines:
         name, _, value = d.partition("=")
         lines.append(f"#define {name} {value or '1'}")

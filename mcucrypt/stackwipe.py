@@ -113,10 +113,11 @@ def table_key(target: str, prim_id: str, impl: Implementation, op: str) -> str:
     return f"{target}/{prim_id}/{impl.name}/{op}"
 
 
-def plan(impl: Implementation, prim_ids: Iterable[str], target: str,
+def plan(impl: Implementation, prim_ids: list[str], target: str,
          table: Mapping[str, int] | None = None) -> list[tuple[str, str, int, int]]:
     """(public symbol, routine symbol, wipe bytes, argument bytes) per exported function; wipe bytes 0
-    means a tail jump (no secret parameter, or a routine that stores nothing on the stack). Raises StackWipeError naming every measurement the table lacks."""
+    means a tail jump (no secret parameter, or a routine that stores nothing on the stack). Raises
+    StackWipeError naming every measurement the table lacks."""
     if target not in TARGETS:
         raise StackWipeError(f"MCU_STACK_WIPE has wrappers for {', '.join(TARGETS)}, not {target}")
     table = load_table() if table is None else table
@@ -146,7 +147,7 @@ def plan(impl: Implementation, prim_ids: Iterable[str], target: str,
     if missing:
         raise StackWipeError(f"no measured stack depth for {', '.join(missing)} in "
                              f"{TABLE_PATH.relative_to(ROOT)}: run `python -m mcucrypt.stackwipe --update "
-                             f"--prim {prim_ids[0] if isinstance(prim_ids, list) else '...'}`")
+                             f"--prim {impl.primitive.name} --target {target}`")
     return out
 
 
