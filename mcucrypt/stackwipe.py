@@ -364,13 +364,19 @@ def main(argv: list[str] | None = None) -> int:
     cat = load_catalog()
     jobs = constant_time_jobs(cat, opts.target or TARGETS, opts.prim)
     if opts.update:
-        table = load_table()
+        table, failed = load_table(), []
         for prim_id, impl, target in jobs:
-            for op, d in measure(impl, prim_id, target).items():
+            try:
+                depth = measure(impl, prim_id, target)
+            except Exception as e:      # a job that does not build or run: the others are still measured
+                failed.append(f"{prim_id} {impl.name} {target}: {str(e).splitlines()[0]}")
+                print(f"NOT measured {failed[-1]}", file=sys.stderr, flush=True)
+                continue
+            for op, d in depth.items():
                 table[table_key(target, prim_id, impl, op)] = d
             print(f"measured {prim_id} {impl.name} {target}", file=sys.stderr, flush=True)
         write_table(table)
-        return 0
+        return 1 if failed else 0
     if opts.cost:
         from .firmware import Firmware
         print("| id | impl | target | op | wiped bytes | cycles | with MCU_STACK_WIPE | wipe cost |")
