@@ -34,8 +34,10 @@
 #include <avr/pgmspace.h>
 #define SHA2_ROM PROGMEM
 #define K256_AT(t) pgm_read_dword(&K256[(t)])
+#if !SHA2_ASM_512
 static uint64_t k512_at(uint8_t t);
 #define K512_AT(t) k512_at(t)
+#endif
 #else
 #define SHA2_ROM
 #define K256_AT(t) K256[(t)]
@@ -111,7 +113,7 @@ static uint64_t k512_at(uint8_t t)
 
 /* --------------------------------------------------------------------------------- byte order */
 
-#if !SHA2_ASM_256 || !SHA2_ASM_512     /* only the C block functions read the message */
+#if !SHA2_ASM_256 || !SHA2_ASM_512   /* read by the C block functions only */
 static uint32_t load_be32(const uint8_t *p)
 {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
@@ -239,7 +241,7 @@ static void sha256_absorb(sha256_ctx_t *c, const uint8_t *in, size_t len)
 {
     size_t fill = (size_t)c->count & (SHA256_BLOCK_BYTES - 1);
     c->count += len;
-    if (fill != 0) {
+    if (fill != 0 && len > 0) {   /* (in may be NULL when len is 0) */
         size_t take = SHA256_BLOCK_BYTES - fill;
         if (take > len) {
             take = len;
@@ -257,7 +259,9 @@ static void sha256_absorb(sha256_ctx_t *c, const uint8_t *in, size_t len)
         in += len & ~(size_t)(SHA256_BLOCK_BYTES - 1);
         len &= SHA256_BLOCK_BYTES - 1;
     }
-    memcpy(c->block, in, len);
+    if (len > 0) {   /* in may be NULL when inlen is 0 */
+        memcpy(c->block, in, len);
+    }
 }
 
 /* Pad, compress the last block(s), write outlen (28 or 32) bytes, wipe the context. */
@@ -299,7 +303,7 @@ static void sha512_absorb(sha512_ctx_t *c, const uint8_t *in, size_t len)
 {
     size_t fill = (size_t)c->count & (SHA512_BLOCK_BYTES - 1);
     c->count += len;
-    if (fill != 0) {
+    if (fill != 0 && len > 0) {   /* (in may be NULL when len is 0) */
         size_t take = SHA512_BLOCK_BYTES - fill;
         if (take > len) {
             take = len;
@@ -317,7 +321,9 @@ static void sha512_absorb(sha512_ctx_t *c, const uint8_t *in, size_t len)
         in += len & ~(size_t)(SHA512_BLOCK_BYTES - 1);
         len &= SHA512_BLOCK_BYTES - 1;
     }
-    memcpy(c->block, in, len);
+    if (len > 0) {   /* in may be NULL when inlen is 0 */
+        memcpy(c->block, in, len);
+    }
 }
 
 /* The length field is 128 bits: the byte count's top three bits, then the count times 8. */
@@ -456,7 +462,7 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
         memset(k0, 0, sizeof k0);                                                                      \
         if (keylen > BLOCK) {                                                                          \
             sha##fam##_oneshot(IV, k0, DIGEST, key, keylen);                                           \
-        } else {                                                                                       \
+        } else if (keylen > 0) {   /* key may be NULL when keylen is 0 */                              \
             memcpy(k0, key, keylen);                                                                   \
         }                                                                                              \
         for (size_t i = 0; i < BLOCK; i++) {                                                           \
