@@ -12,7 +12,18 @@
 
 #define MCU_CAT_(a, b, c, d, e, f, g) a##b##c##d##e##f##g
 #define MCU_CAT(a, b, c, d, e, f, g) MCU_CAT_(a, b, c, d, e, f, g)
-/* MCU_FN(lea128, encrypt) -> mcu_lea128_<impl>_encrypt */
-#define MCU_FN(id, op) MCU_CAT(mcu_, id, _, MCU_IMPL, _, op, )
+
+/* MCU_STACK_WIPE nonzero (docs/constant-time.md, "Stack hygiene"): every routine is named
+ * mcu_<id>_<impl>_<op>_unwiped, and the public name belongs to a generated wrapper
+ * (mcu_stack_wipe_<unit>.S, macros in mcucrypt/stack_wipe.h) that calls it and then zeroes the stack the
+ * call used. Calls inside the library go to the routines directly: one wipe per call from the user. */
+#if defined(MCU_STACK_WIPE) && MCU_STACK_WIPE
+#define MCU_FN_SUFFIX _unwiped
+#else
+#define MCU_FN_SUFFIX
+#endif
+
+/* MCU_FN(lea128, encrypt) -> mcu_lea128_<impl>_encrypt (MCU_STACK_WIPE: mcu_lea128_<impl>_encrypt_unwiped) */
+#define MCU_FN(id, op) MCU_CAT(mcu_, id, _, MCU_IMPL, _, op, MCU_FN_SUFFIX)
 
 #endif

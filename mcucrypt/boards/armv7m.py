@@ -43,7 +43,7 @@ from .base import (DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault,
                    TaintSpec, Trace)
 from .cm3_model import AFTER_REFILL, Cls, Cm3Model, Cm3Params, Op, Refill, State
 from .common import STACK_PAINT, ElfImage, buffer_image, check_canaries, marshal_aapcs, place_buffers, \
-    stack_high_water
+    stack_high_water, stack_left
 
 FLASH_BASE, FLASH_SIZE = 0x0000_0000, 512 * 1024
 SRAM_BASE, SRAM_SIZE = 0x2000_0000, 64 * 1024
@@ -272,7 +272,8 @@ class Armv7mBoard(Board):
             value = r0 & ((1 << (8 * width)) - 1)
         return CallResult(outputs=outputs, return_value=value, cycles=cycles, instructions=self._executed,
                           stack_bytes=stack, trace=self._trace,
-                          taint=tainter.collector.result() if tainter is not None else None)
+                          taint=tainter.collector.result() if tainter is not None else None,
+                          stack_left=stack_left(painted))
 
     def describe_model(self) -> dict:
         return {

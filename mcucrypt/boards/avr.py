@@ -28,7 +28,7 @@ from .base import (DECLASSIFY_SYMBOL, DEFAULT_MAX_INSTRUCTIONS, TAINT_ADDRESS, T
                    Arg, Board, BoardError, BoardFault, Buf, CallResult, Int, MemAccess, TaintFinding, TaintSpec,
                    Trace)
 from .common import (CANARY, STACK_PAINT, ElfImage, PlacedBuf, buffer_image, check_canaries, marshal_avr,
-                     place_buffers, stack_high_water)
+                     place_buffers, stack_high_water, stack_left)
 from .taint_common import TAINT_IO
 
 SHIM_SOURCE = Path(__file__).with_name("simavr_shim.c")
@@ -360,7 +360,8 @@ class AvrBoard(Board):
         untouched = len(painted) - len(painted.lstrip(bytes([STACK_PAINT])))
         stack_bytes = stack_high_water(painted[untouched:], buffers_end + untouched, top)
         return CallResult(outputs, return_value, cycles, instructions, stack_bytes, tr,
-                          self._taint_findings() if taint is not None else None)
+                          self._taint_findings() if taint is not None else None,
+                          stack_left=stack_left(painted[:ret_base - buffers_end]))
 
     def _check_abi(self, symbol: str, before: bytes, after: bytes) -> None:
         """A BoardFault when the callee returned with a call-saved register changed or r1 not zero."""

@@ -141,6 +141,11 @@ class CallResult:
     stack_bytes: int            # stack high-water of the call, return address included
     trace: Trace | None = None
     taint: list[TaintFinding] | None = None   # with call(..., taint=...): findings, first occurrence per (pc, kind)
+    # What the call left on its stack: the contents, after it returned, of the stack it used below its
+    # entry stack pointer (lowest address first, from the deepest byte that no longer holds the paint; on
+    # AVR the return address its caller pushed is not part of it). A byte still holding STACK_PAINT was
+    # not written; any other byte is what the callee (or the code it called) left there. Empty on host.
+    stack_left: bytes = b""
 
 
 class BoardError(Exception):

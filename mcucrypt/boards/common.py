@@ -155,6 +155,12 @@ def stack_high_water(painted: bytes, painted_base: int, stack_top: int) -> int:
     return 0 if untouched == len(painted) else stack_top - (painted_base + untouched)
 
 
+def stack_left(painted: bytes) -> bytes:
+    """``CallResult.stack_left`` from the painted region read back after the call (lowest address first,
+    ending at the callee's entry stack pointer): everything above the deepest byte no longer painted."""
+    return painted.lstrip(bytes([STACK_PAINT]))
+
+
 # ---------------------------------------------------------------------------------------------------
 # C ABI argument marshalling
 

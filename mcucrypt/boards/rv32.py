@@ -51,7 +51,7 @@ from . import rv32_isa, taint_rv32
 from .base import (DEFAULT_MAX_INSTRUCTIONS, Arg, Board, BoardError, BoardFault, CallResult, MemAccess,
                    TaintSpec, Trace)
 from .common import (STACK_PAINT, ElfImage, buffer_image, check_canaries, marshal_riscv_ilp32,
-                     place_buffers, stack_high_water)
+                     place_buffers, stack_high_water, stack_left)
 from .e31_model import E31Model, E31Params, describe
 from .rv32_isa import Instr
 
@@ -633,7 +633,7 @@ class Rv32Board(Board):
             outputs=[bytes(uc.mem_read(p.address, p.buf.length)) for p in placed if p.buf.out],
             return_value=value, cycles=model.cycles, instructions=model.instructions,
             stack_bytes=stack_high_water(painted, paint_base, sp), trace=tr,
-            taint=tainter.collector.result() if tainter is not None else None)
+            taint=tainter.collector.result() if tainter is not None else None, stack_left=stack_left(painted))
 
     def _run(self, entry: int, max_instructions: int) -> None:
         """Run from ``entry`` until the callee returns to SENTINEL, in chunks, feeding the model."""
