@@ -84,29 +84,43 @@ MCU_FN(sha3, xor_lanes):
     bx lr
     .size MCU_FN(sha3, xor_lanes), . - MCU_FN(sha3, xor_lanes)
 
+/* One lane back to FIPS 202 order: the state's words at s + 4k and s + 100 + 4k, the output at out + 8k. */
+.macro EXTRACT_LANE k
+    ldr r3, [r1, #4 * \k]
+    ldr r12, [r1, #100 + 4 * \k]
+    XCHG r3, r12, r4, 1, 0x55555555
+    XCHG r3, r12, r4, 2, 0x33333333
+    XCHG r3, r12, r4, 4, 0x0F0F0F0F
+    XCHG r3, r12, r4, 8, 0x00FF00FF
+    XCHG16 r3, r12, r4
+    str r3, [r0, #8 * \k]
+    str r12, [r0, #8 * \k + 4]
+.endm
+
 /* void mcu_sha3_<impl>_extract_lanes(uint8_t *out, const uint8_t *s, unsigned nlanes);
  *   out: 8 * nlanes bytes, any alignment, the lanes in FIPS 202 byte order; s: as for xor_lanes.
+ * Two lanes per iteration with immediate offsets, like xor_lanes; then an odd last lane.
  * Registers: r0 out, r1 s, r2 lanes left, r3 even bits -> lo, r12 odd bits -> hi, r4 temporary. */
     .p2align 2
     .global MCU_FN(sha3, extract_lanes)
     .type MCU_FN(sha3, extract_lanes), %function
     .thumb_func
 MCU_FN(sha3, extract_lanes):
-    cbz r2, 2f
     push {r4}
+    subs r2, r2, #2
+    blo 2f
 1:
-    ldr r12, [r1, #100]
-    ldr r3, [r1], #4
-    XCHG r3, r12, r4, 1, 0x55555555
-    XCHG r3, r12, r4, 2, 0x33333333
-    XCHG r3, r12, r4, 4, 0x0F0F0F0F
-    XCHG r3, r12, r4, 8, 0x00FF00FF
-    XCHG16 r3, r12, r4
-    str r3, [r0], #4
-    str r12, [r0], #4
-    subs r2, r2, #1
-    bne 1b
-    pop {r4}
+    EXTRACT_LANE 0
+    EXTRACT_LANE 1
+    adds r0, r0, #16
+    adds r1, r1, #8
+    subs r2, r2, #2
+    bhs 1b
 2:
+    lsls r2, r2, #31    /* Z clear: one lane left (r2 = -1) */
+    beq 3f
+    EXTRACT_LANE 0
+3:
+    pop {r4}
     bx lr
     .size MCU_FN(sha3, extract_lanes), . - MCU_FN(sha3, extract_lanes)
