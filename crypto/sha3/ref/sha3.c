@@ -19,6 +19,13 @@ typedef uint32_t __attribute__((may_alias)) word_alias;   /* a byte buffer read 
 
 #if SHA3_LANE_ACCESS == 2
 
+static inline void wipe_lane(uint32_t lane[2])   /* a lane of message or state leaves no copy on the stack */
+{
+    volatile uint32_t *v = lane;
+    v[0] = 0;
+    v[1] = 0;
+}
+
 /* Bytes [offset, offset + n) of the interleaved state: whole lanes go through the assembly directly; a
  * lane's head or tail goes through a lane-sized buffer (zero where the data does not reach, so the XOR
  * leaves the lane's other bytes as they are). */
@@ -31,11 +38,13 @@ void MCU_FN(sha3, sponge_xor_bytes)(uint8_t *s, unsigned offset, const uint8_t *
             MCU_FN(sha3, xor_lanes)(s + 4 * lane, in, lanes);
             offset += 8 * lanes, in += 8 * lanes, n -= 8 * (size_t)lanes;
         } else {
-            uint8_t buf[8] = {0};
+            uint32_t words[2] = {0, 0};
+            uint8_t *buf = (uint8_t *)words;
             unsigned take = 8 - at < n ? 8 - at : (unsigned)n;
             for (unsigned i = 0; i < take; i++)
                 buf[at + i] = in[i];
             MCU_FN(sha3, xor_lanes)(s + 4 * lane, buf, 1);
+            wipe_lane(words);
             offset += take, in += take, n -= take;
         }
     }
@@ -50,11 +59,13 @@ void MCU_FN(sha3, sponge_extract_bytes)(const uint8_t *s, unsigned offset, uint8
             MCU_FN(sha3, extract_lanes)(out, s + 4 * lane, lanes);
             offset += 8 * lanes, out += 8 * lanes, n -= 8 * (size_t)lanes;
         } else {
-            uint8_t buf[8];
+            uint32_t words[2];
+            uint8_t *buf = (uint8_t *)words;
             unsigned take = 8 - at < n ? 8 - at : (unsigned)n;
             MCU_FN(sha3, extract_lanes)(buf, s + 4 * lane, 1);
             for (unsigned i = 0; i < take; i++)
                 out[i] = buf[at + i];
+            wipe_lane(words);
             offset += take, out += take, n -= take;
         }
     }
