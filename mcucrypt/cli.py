@@ -186,7 +186,7 @@ def _firmware(prim_id: str, impl: str | None, target: str, core: str | None = No
     return Firmware(load_catalog().implementation(prim_id, impl), prim_id, target)
 
 
-RUN_INPUTS = ("key", "nonce", "ad", "input", "a", "b", "counter", "outlen", "z", "decrypt")
+RUN_INPUTS = ("key", "nonce", "ad", "input", "a", "b", "counter", "outlen", "z", "decrypt", "tag", "salt", "info")
 
 
 def cmd_run(opts: argparse.Namespace) -> int:
@@ -649,7 +649,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run one primitive once on a board and print its output and cost. Each kind "
                        "takes its own inputs: block ciphers --key --input [--decrypt]; AEAD --key --nonce [--ad] "
                        "--input [--decrypt]; stream ciphers --key --nonce --input [--counter]; permutations "
-                       "--input; multiplication --a --b (big-endian integers). Other inputs are refused. "
+                       "--input; multiplication --a --b (big-endian integers); hashes --input [--outlen] [--z]; "
+                       "MACs --key --input [--tag: verify]; key derivation --input (IKM) [--salt] [--info] "
+                       "[--outlen]. Other inputs are refused. "
                        f"Hex inputs: {HEX_RULE} (0f1e... or 0x0F1E..., not \"0f 1e\").",
                        epilog=_examples(
                            "mcucrypt run lea128 --target avr --key 0f1e2d3c4b5a69788796a5b4c3d2e1f0 "
@@ -666,14 +668,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--core", choices=_core_names(), help="without --impl, choose among the implementations "
                    "that run on this core (default: the target's real part: e31, cortex-m3, atmega128)")
     for name, what in (("key", "the key"), ("nonce", "the nonce"), ("ad", "AEAD associated data (default empty)"),
-                       ("input", "plaintext, ciphertext (with tag, for AEAD decryption) or state"),
+                       ("input", "plaintext, ciphertext (with tag, for AEAD decryption), state, message or (key derivation) IKM"),
                        ("a", "multiplication: first operand, a big-endian integer (odd digit count allowed)"),
                        ("b", "multiplication: second operand")):
+        s.add_argument(f"--{name}", metavar="HEX", help=f"{what}, {hex_help}")
+    for name, what in (("tag", "MACs: a tag to verify (exit 2 when it does not)"),
+                       ("salt", "key derivation: the salt (default empty)"),
+                       ("info", "key derivation: the context and application info (default empty)")):
         s.add_argument(f"--{name}", metavar="HEX", help=f"{what}, {hex_help}")
     s.add_argument("--counter", type=_u32_arg, default=None, metavar="N",
                    help="stream ciphers: the first block counter, 0 .. 2**32-1 (default 0)")
     s.add_argument("--outlen", type=_int_at_least(0), default=None, metavar="N",
-                   help="XOFs: output bytes (default: the instance's out_bytes)")
+                   help="XOFs and key derivation: output bytes (default: the instance's out_bytes or hash_bytes)")
     s.add_argument("--z", metavar="HEX", help=f"customizable XOFs (CXOF): the customization string, {hex_help}")
     s.add_argument("--decrypt", action="store_true", help="block ciphers and AEAD: decrypt instead of encrypt")
     s.add_argument("--json", action="store_true", help="one JSON object instead of aligned text")

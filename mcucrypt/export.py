@@ -116,6 +116,13 @@ def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str
     if kind == "hash":
         return [("OUT_BYTES", p["out_bytes"], "digest (hash) or default output length (XOF)"),
                 ("CTX_BYTES", p["ctx_bytes"], "incremental context (init/update/final or squeeze)")]
+    if kind == "mac":
+        return [("TAG_BYTES", p["tag_bytes"], "tag (mac, mac_final; verify takes min_tag_bytes..TAG_BYTES)"),
+                ("BLOCK_BYTES", p["block_bytes"], "the hash's block (keys longer than this are hashed first)"),
+                ("CTX_BYTES", p["ctx_bytes"], "incremental context (mac_init/mac_update/mac_final)")]
+    if kind == "kdf":
+        return [("HASH_BYTES", p["hash_bytes"], "PRK (extract) and one expand block"),
+                ("MAX_OKM_BYTES", 255 * p["hash_bytes"], "the longest OKM expand and hkdf give (else -1)")]
     if kind == "dh":
         return [("SCALAR_BYTES", p["scalar_bytes"], "private scalar (clamped inside)"),
                 ("POINT_BYTES", p["point_bytes"], "u-coordinate: public key, peer's key or shared secret"),
@@ -143,6 +150,10 @@ def wipers(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[st
             if "state_bytes" in impl.params(prim_id) else [])
     if kind == "hash":
         return [("wipe_ctx", "uint8_t", "CTX_BYTES", "an incremental context (it holds the absorbed message)")]
+    if kind == "mac":
+        return [("wipe_ctx", "uint8_t", "CTX_BYTES", "an incremental context (it holds key-derived state)")]
+    if kind == "kdf":
+        return [("wipe_prk", "uint8_t", "HASH_BYTES", "a pseudorandom key (extract's output)")]
     if kind == "dh":
         return [("wipe_scalar", "uint8_t", "SCALAR_BYTES", "a private scalar"),
                 ("wipe_shared", "uint8_t", "POINT_BYTES", "a shared secret")]
@@ -189,13 +200,33 @@ KIND_NOTES = {
          "`mcu_<id>_wipe_state`."),
     ],
     "hash": [
-        ("Byte order", "messages, customization strings and outputs are byte strings as in the LWC KAT files."),
+        ("Byte order", "messages, customization strings and outputs are byte strings as in the LWC KAT files and NIST's SHAVS response files."),
         ("Alignment", "byte buffers may have any alignment; `uint8_t *ctx` (CTX_BYTES) 4-byte aligned."),
         ("Overlap", "keep input and output buffers distinct."),
         ("Return codes", "`hash`: 0; the others `void`."),
         ("Context lifetime", "`init` (or `cxof_init`), then any number of `update`s, then `final` (hash) or "
          "`squeeze` (XOF, repeatable); the context holds state derived from the message: wipe it with "
          "`mcu_<id>_wipe_ctx` when done."),
+    ],
+    "mac": [
+        ("Byte order", "keys, messages and tags are byte strings as in RFC 4231; keys of any length (longer "
+         "than BLOCK_BYTES: hashed first, FIPS 198-1)."),
+        ("Alignment", "byte buffers may have any alignment; `uint8_t *ctx` (CTX_BYTES) 4-byte aligned."),
+        ("Overlap", "keep input and output buffers distinct."),
+        ("Return codes", "`verify`: 0 when the first taglen bytes of the tag match, -1 otherwise and for "
+         "taglen outside 4..TAG_BYTES; every byte is compared (constant time) and only the verdict is "
+         "declassified. The others `void`."),
+        ("Context lifetime", "`mac_init` (the key's two blocks compressed), any number of `mac_update`s, then "
+         "`mac_final`, which writes the tag and wipes the context; wipe an abandoned context with "
+         "`mcu_<id>_wipe_ctx`."),
+    ],
+    "kdf": [
+        ("Byte order", "salt, IKM, info, PRK and OKM are byte strings as in RFC 5869."),
+        ("Alignment", "byte buffers may have any alignment."),
+        ("Overlap", "keep the output distinct from the inputs."),
+        ("Return codes", "`expand` and `hkdf`: 0, or -1 when okmlen exceeds MAX_OKM_BYTES (255 blocks; "
+         "nothing written). `extract`: `void`."),
+        ("Lifetime", "no state; wipe a PRK with `mcu_<id>_wipe_prk` when done, and your IKM and OKM."),
     ],
     "dh": [
         ("Byte order", "scalars and u-coordinates are 32-byte little-endian strings as in RFC 7748; the scalar "

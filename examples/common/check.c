@@ -167,7 +167,7 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
         return failed;                                                                            \
     }
 
-/* Ascon hash and XOF: mlen || zlen (0) || msg || digest (OUT_BYTES), through the one-shot hash. */
+/* Hashes (Ascon hash and XOF, SHA-2): mlen || zlen (0) || msg || digest (OUT_BYTES), through the one-shot hash. */
 #define EX_DEFINE_HASH(id, ID)                                                                    \
     static int ex_check_##id(int *passed)                                                         \
     {                                                                                             \
@@ -233,6 +233,70 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
             v += S + 2 * U;                                                                       \
         }                                                                                         \
         mcu_##id##_wipe_scalar(scalar);                                                           \
+        return failed;                                                                            \
+    }
+
+/* HMAC: keylen || mlen || taglen || key || msg || tag (RFC 4231; taglen < TAG_BYTES: a truncated tag).
+ * The one-shot mac, the incremental mac_init/mac_update (in two pieces)/mac_final, verify of the
+ * tag, and verify of the tag with its last bit flipped, which must fail (-1). */
+#define EX_DEFINE_MAC(id, ID)                                                                     \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { T = MCU_##ID##_TAG_BYTES, MAX = 160 };                                             \
+        uint8_t key[MAX], msg[MAX], tag[T], out[T];                                               \
+        uint8_t ctx[MCU_##ID##_CTX_BYTES] __attribute__((aligned(4)));                            \
+        const uint8_t *v = ex_##id;                                                               \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            unsigned k = EX_ROM_BYTE(v), m = EX_ROM_BYTE(v + 1), t = EX_ROM_BYTE(v + 2);          \
+            ex_read(key, v + 3, k);                                                               \
+            ex_read(msg, v + 3 + k, m);                                                           \
+            ex_read(tag, v + 3 + k + m, t);                                                       \
+            mcu_##id##_mac(out, key, k, msg, m);                                                  \
+            int ok = ex_equal(out, v + 3 + k + m, t);                                             \
+            mcu_##id##_mac_init(ctx, key, k);                                                     \
+            mcu_##id##_mac_update(ctx, msg, m / 2);                                               \
+            mcu_##id##_mac_update(ctx, msg + m / 2, m - m / 2);                                   \
+            mcu_##id##_mac_final(ctx, out);                                                       \
+            ok = ok && ex_equal(out, v + 3 + k + m, t);                                           \
+            ok = ok && mcu_##id##_verify(tag, t, key, k, msg, m) == 0;                            \
+            tag[t - 1] ^= 1u;                                                                     \
+            ok = ok && mcu_##id##_verify(tag, t, key, k, msg, m) == -1;                           \
+            if (ok) {                                                                             \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+            v += 3 + k + m + t;                                                                   \
+        }                                                                                         \
+        mcu_wipe(key, sizeof key);                                                                \
+        return failed;                                                                            \
+    }
+
+/* HKDF: ikmlen || saltlen || infolen || L || ikm || salt || info || okm (RFC 5869 appendix A). */
+#define EX_DEFINE_KDF(id, ID)                                                                     \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { MAX = 96 };                                                                        \
+        uint8_t ikm[MAX], salt[MAX], info[MAX], okm[MAX];                                         \
+        const uint8_t *v = ex_##id;                                                               \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            unsigned n = EX_ROM_BYTE(v), s = EX_ROM_BYTE(v + 1), f = EX_ROM_BYTE(v + 2);          \
+            unsigned l = EX_ROM_BYTE(v + 3);                                                      \
+            ex_read(ikm, v + 4, n);                                                               \
+            ex_read(salt, v + 4 + n, s);                                                          \
+            ex_read(info, v + 4 + n + s, f);                                                      \
+            v += 4 + n + s + f;                                                                   \
+            if (mcu_##id##_hkdf(okm, l, salt, s, ikm, n, info, f) == 0 && ex_equal(okm, v, l)) {  \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+            v += l;                                                                               \
+        }                                                                                         \
+        mcu_wipe(ikm, sizeof ikm);                                                                \
+        mcu_wipe(okm, sizeof okm);                                                                \
         return failed;                                                                            \
     }
 

@@ -10,6 +10,9 @@ Record layouts (one flat byte string per id, records back to back):
   permutation: in || out                               (STATE_BYTES each)
   mpmul:       a || b || p                             (little-endian 32-bit limbs, as the API takes them)
   aead:        mlen (1) || adlen (1) || key || nonce || pt || ad || ct (mlen + TAG_BYTES)
+  hash:        mlen (1) || zlen (1) || msg || z || digest (OUT_BYTES)   (SHA-2: SHAVS messages, zlen 0)
+  mac:         keylen (1) || mlen (1) || taglen (1) || key || msg || tag  (RFC 4231; a tag may be truncated)
+  kdf:         ikmlen (1) || saltlen (1) || infolen (1) || L (1) || ikm || salt || info || okm (L)
 """
 from __future__ import annotations
 
@@ -30,6 +33,8 @@ HASH_COUNTS = (1, 2, 17, 33)
 # X25519: RFC 7748's two vectors and these Wycheproof tests (32: u = 0, an all-zero shared secret); a few,
 # since one scalar multiplication costs up to 70 M cycles on the ATmega128.
 DH_TCIDS = (1, 2, 32)
+# SHA-2 (NIST SHAVS ShortMsg, no Count field): the messages of these byte lengths (empty, one byte, 32 B).
+SHA2_MSG_BYTES = (0, 1, 32)
 # mpmul: the last two records per size (the file's random operands after its edge cases), at most.
 MPMUL_PER_ID = 2
 
@@ -39,11 +44,22 @@ def _limbs(hexstr: str) -> bytes:
     return bytes.fromhex(hexstr)[::-1]
 
 
-def records(kind: str, prim_id: str, vecs) -> tuple[list[bytes], list[str]]:
+def records(kind: str, prim_id: str, vecs, family: str = "") -> tuple[list[bytes], list[str]]:
     out, where = [], []
     for v in vecs:
         f = v.fields
-        if kind == "blockcipher":
+        if kind == "hash" and family == "sha2":
+            msg = v.hex("Msg")[:int(f["Len"]) // 8]     # SHAVS writes Len = 0 with Msg = 00
+            if int(f["Len"]) % 8 or len(msg) not in SHA2_MSG_BYTES or "LongMsg" in v.file.name:
+                continue
+            rec = bytes([len(msg), 0]) + msg + v.hex("MD")
+        elif kind == "mac":
+            key, msg, md = v.hex("Key"), v.hex("Msg"), v.hex("MD")
+            rec = bytes([len(key), len(msg), len(md)]) + key + msg + md
+        elif kind == "kdf":
+            ikm, salt, info, okm = v.hex("IKM"), v.hex("salt"), v.hex("info"), v.hex("OKM")
+            rec = bytes([len(ikm), len(salt), len(info), len(okm)]) + ikm + salt + info + okm
+        elif kind == "blockcipher":
             if "IV" in f:
                 continue
             rec = v.hex("Key") + v.hex("PT") + v.hex("CT")
@@ -89,7 +105,7 @@ def render() -> str:
             continue
         for prim_id, params in prim.instances.items():
             kind = params.get("kind", prim.kind)     # a suite's ids (Ascon) name their own kind
-            recs, where = records(kind, prim_id, driver_for(prim.kind).vectors(prim, prim_id))
+            recs, where = records(kind, prim_id, driver_for(prim.kind).vectors(prim, prim_id), prim.name)
             if not recs:
                 continue
             up = prim_id.upper()

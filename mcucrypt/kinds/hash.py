@@ -5,8 +5,8 @@ Instance parameters: ``mode`` (hash | xof | cxof), ``out_bytes`` (digest length 
 length the official vectors give for the others), ``ctx_bytes`` (the incremental context),
 optional ``max_random_length`` (differential message lengths 0..this, default 200) and
 ``bench_lengths`` (message lengths benchmarked), ``bench_out_bytes`` (xof, cxof: the output length
-benchmarked, default out_bytes); ``board_kat_full_bytes`` and ``board_kat_max_bytes``
-choose the official vectors run on a board (``check_vectors``, ``kat_vectors``). API under mcu_<id>_<impl>_, per mode:
+benchmarked, default out_bytes); ``board_kat_full_bytes`` and ``board_kat_max_bytes`` choose the
+official vectors run on a board (``check_vectors``, ``kat_vectors``). API under mcu_<id>_<impl>_, per mode:
   hash:  hash(out, in, inlen) -> int            NIST LWC crypto_hash, out_bytes of output
          init(ctx), update(ctx, in, inlen), final(ctx, out)
   xof:   xof(out, outlen, in, inlen); hash(out, in, inlen) (optional: crypto_hash, out_bytes)

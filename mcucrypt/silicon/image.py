@@ -430,9 +430,10 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, clock: int | None 
     support_flags += clock_flags(board, clock)
     # the runner and generated tables: no -Wcast-align complaints about function pointers in tables
     # mcu_declassify: the AEAD implementations publish their verdict through it (the taint checker's
-    # declassification point, an identity); every virtual-board image links it too.
+    # declassification point, an identity); every virtual-board image links it too, and mcu_wipe (the
+    # SHA-2 modes wipe their contexts through it), as targets.py's startup lists do.
     for src in [str(image_c), *(str(REAL_DIR / s) for s in board.sources),
-                str(ROOT / "crypto/common/mcu_declassify.c"),
+                str(ROOT / "crypto/common/mcu_declassify.c"), str(ROOT / "crypto/common/mcu_wipe.c"),
                 *([str(ROOT / "boards/common/mini_libc.c")] if board.target != "avr" else [])]:
         obj = work / (Path(src).stem + ".o")
         _run([t.cc, *support_flags, "-c", src, "-o", str(obj)], f"compiling {Path(src).name} for {board.name}")

@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: MIT
+"""Message authentication codes with a key of any length (HMAC-SHA256, HMAC-SHA512).
+
+API under mcu_<id>_<impl>_ (META.yml `functions`):
+  mac(out, key, keylen, in, inlen)                  the full tag_bytes tag
+  mac_init(ctx, key, keylen), mac_update(ctx, in, inlen), mac_final(ctx, out)     incremental; final
+                                                    writes the tag and wipes the context
+  verify(tag, taglen, key, keylen, in, inlen) -> int   0 when the first taglen bytes of the tag match,
+                                                    -1 otherwise, and -1 for taglen outside
+                                                    min_tag_bytes..tag_bytes; constant time, the verdict
+                                                    the only value declassified (mcu_declassify)
+Instance parameters: tag_bytes, block_bytes (the hash's block: keys and messages straddle it),
+ctx_bytes (the incremental context), min_tag_bytes (shortest truncated tag verify accepts, default 4),
+optional max_random_key (differential key lengths 0..this, default 200: longer than the block, so hashed
+first), max_random_length (message lengths 0..this, default 300), bench_lengths (message lengths
+benchmarked, default [64]: op mac-<n>B with a 32-byte key) and ``ctx_public`` (as in the hash kind: the
+context's public bytes, [start, hex] pairs, for a context holding block_bytes + 21 bytes).
+Vector fields: Key, Msg, MD (RFC 4231 and NIST CAVP HMACVS; an MD shorter than tag_bytes is a truncated
+tag, checked through verify and as a prefix of the tag).
+The model module provides mac(id, key, msg) -> the full tag.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+
+from ..boards.base import Buf, CallResult
+from ..firmware import Firmware
+from ..kat import Vector
+from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, parse_hex
+from .aead import AuthenticationFailed
+
+DEFAULT_BENCH_LENGTHS = (64,)
+BENCH_KEY_BYTES = 32
+DEFAULT_MAX_KEY = 200
+DEFAULT_MAX_RANDOM = 300
+
+
+def returned_minus_one(value: int) -> bool:
+    """A C int -1 as the board reports it (unsigned, 16 bits on AVR, 32 elsewhere)."""
+    return value in (-1, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF)
+
+
+class MacDriver(KindDriver):
+    kind = "mac"
+    run_options = ("key", "input", "tag")
+    # Each trial is about five calls (one-shot, incremental, three verifications) on up to 300 bytes.
+    default_trials = 12
+
+    # ------------------------------------------------------------------------------------------ calls
+    def mac(self, fw: Firmware, key: bytes, msg: bytes) -> tuple[bytes, CallResult]:
+        res = fw.call("mac", {"out": Buf(size=fw.params["tag_bytes"], out=True), "key": Buf(key),
+                              "keylen": len(key), "in": Buf(msg), "inlen": len(msg)})
+        return res.outputs[0], res
+
+    def incremental(self, fw: Firmware, key: bytes, chunks: list[bytes]) -> tuple[bytes, bytes]:
+        """mac_init, one mac_update per chunk, mac_final: the tag and the context mac_final left."""
+        ctx = fw.call("mac_init", {"ctx": Buf(size=fw.params["ctx_bytes"], out=True), "key": Buf(key),
+                                   "keylen": len(key)}).outputs[0]
+        for c in chunks:
+            ctx = fw.call("mac_update", {"ctx": Buf(ctx, out=True), "in": Buf(c), "inlen": len(c)}).outputs[0]
+        res = fw.call("mac_final", {"ctx": Buf(ctx, out=True), "out": Buf(size=fw.params["tag_bytes"], out=True)})
+        ctx, tag = res.outputs
+        return tag, ctx
+
+    def verify(self, fw: Firmware, tag: bytes, key: bytes, msg: bytes) -> tuple[bool, CallResult]:
+        """True on 0; False on -1; anything else is a Mismatch (the API returns only these two)."""
+        res = fw.call("verify", {"tag": Buf(tag), "taglen": len(tag), "key": Buf(key), "keylen": len(key),
+                                 "in": Buf(msg), "inlen": len(msg)})
+        if res.return_value == 0:
+            return True, res
+        if returned_minus_one(res.return_value):
+            return False, res
+        raise Mismatch(f"verify returned {res.return_value:#x}, neither 0 nor -1")
+
+    # ------------------------------------------------------------------------------------ verification
+    def check_tag(self, fw: Firmware, key: bytes, msg: bytes, want: bytes, where: str,
+                  rng: random.Random | None = None) -> None:
+        """The one-shot tag (its first len(want) bytes) is ``want``; verify accepts ``want`` and refuses
+        it with one byte changed (at a position ``rng`` picks, else the last)."""
+        got, _ = self.mac(fw, key, msg)
+        if got[:len(want)] != want:
+            raise Mismatch(f"{where}: mac gave {got.hex()}, expected {want.hex()}")
+        if not self.verify(fw, want, key, msg)[0]:
+            raise Mismatch(f"{where}: verify refused the right {len(want)}-byte tag {want.hex()}")
+        i = rng.randrange(len(want)) if rng else len(want) - 1
+        bad = want[:i] + bytes([want[i] ^ (1 << (rng.randrange(8) if rng else 0))]) + want[i + 1:]
+        if self.verify(fw, bad, key, msg)[0]:
+            raise Mismatch(f"{where}: verify accepted a tag wrong in byte {i}: {bad.hex()}")
+
+    def check_vector(self, fw: Firmware, vec: Vector) -> None:
+        key, msg, md = vec.hex("Key"), vec.hex("Msg"), vec.hex("MD")
+        if vec.get("Len") is not None and int(vec.get("Len")) != 8 * len(msg):
+            raise Mismatch(f"{vec.where}: Len {vec.get('Len')} is not the message's {8 * len(msg)} bits")
+        self.check_tag(fw, key, msg, md, f"{vec.where} (Count {vec.get('Count')})")
+
+    @staticmethod
+    def _split(rng: random.Random, data: bytes, parts: int) -> list[bytes]:
+        cuts = sorted(rng.randint(0, len(data)) for _ in range(parts - 1))
+        edges = [0, *cuts, len(data)]
+        return [data[a:b] for a, b in zip(edges, edges[1:])]
+
+    def check_one(self, fw: Firmware, model, key: bytes, msg: bytes, rng: random.Random, where: str) -> None:
+        """One key and message against the model: one-shot, incremental in random pieces (the context
+        wiped afterwards), verify of the full tag, of a truncated one and of a wrong one, and refusal of
+        tag lengths outside min_tag_bytes..tag_bytes."""
+        tag_bytes, shortest = fw.params["tag_bytes"], fw.params.get("min_tag_bytes", 4)
+        want = model.mac(fw.prim_id, key, msg)
+        self.check_tag(fw, key, msg, want, where, rng)
+        chunks = self._split(rng, msg, rng.randint(1, 4))
+        got, ctx = self.incremental(fw, key, chunks)
+        if got != want:
+            raise Mismatch(f"{where}: incremental ({[len(c) for c in chunks]}) gave {got.hex()}, model {want.hex()}")
+        if any(ctx):
+            raise Mismatch(f"{where}: mac_final left the context unwiped: {ctx.hex()}")
+        n = rng.randint(shortest, tag_bytes)
+        if not self.verify(fw, want[:n], key, msg)[0]:
+            raise Mismatch(f"{where}: verify refused the right tag truncated to {n} bytes")
+        for n in (0, shortest - 1):
+            if self.verify(fw, want[:n], key, msg)[0]:
+                raise Mismatch(f"{where}: verify accepted a {n}-byte tag (at least {shortest})")
+        if self.verify(fw, want + b"\x00", key, msg)[0]:
+            raise Mismatch(f"{where}: verify accepted a {tag_bytes + 1}-byte tag")
+
+    def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
+        """Random keys of 0..max_random_key bytes (beyond the block: hashed first) and messages of
+        0..max_random_length bytes against the model (check_one); the first trials take the key
+        lengths at the block's edges (block - 1, block, block + 1)."""
+        model = self.model(fw.impl.primitive)
+        block = fw.params["block_bytes"]
+        top_key = fw.params.get("max_random_key", DEFAULT_MAX_KEY)
+        top = fw.params.get("max_random_length", DEFAULT_MAX_RANDOM)
+        edges = [block - 1, block, block + 1]
+        for i in range(trials):
+            key = rng.randbytes(edges[i] if i < len(edges) else rng.randint(0, top_key))
+            msg = rng.randbytes(rng.randint(0, top))
+            self.check_one(fw, model, key, msg, rng, f"trial {i}: key {key.hex()} msg {msg.hex()}")
+        return trials
+
+    # ------------------------------------------------------------------------------------------ bench
+    def bench(self, fw: Firmware) -> list[BenchOp]:
+        """mac-<n>B: the one-shot tag of n message bytes under a 32-byte key (HMAC's cost: the two key
+        blocks, the message, two finishing blocks); verify-<n>B the same with the comparison."""
+        rng = random.Random(f"bench/{fw.prim_id}")
+        key = rng.randbytes(BENCH_KEY_BYTES)
+        lengths = fw.params.get("bench_lengths", DEFAULT_BENCH_LENGTHS)
+        msg = rng.randbytes(max(lengths))
+        ops = []
+        for n in lengths:
+            tag, res = self.mac(fw, key, msg[:n])
+            ops.append(BenchOp(f"mac-{n}B", n, res))
+            ops.append(BenchOp(f"verify-{n}B", n, self.verify(fw, tag, key, msg[:n])[1]))
+        return ops
+
+    # -------------------------------------------------------------------------------- constant time
+    def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
+        """Key and message secret (their lengths public): the one-shot mac with a short key and with a
+        key longer than the block, mac_init, mac_update and mac_final on a context part-way through a
+        block (its count public: ``ctx_public``), and verify with the right tag and with one wrong in
+        byte ``trial % tag_bytes`` (both paths run; only the verdict is declassified)."""
+        p = fw.params
+        tag_bytes, ctx_bytes, block = p["tag_bytes"], p["ctx_bytes"], p["block_bytes"]
+        key, long_key = rng.randbytes(32), rng.randbytes(block + 13)
+        msg = rng.randbytes(block + 21)
+        cases = [CtCase("mac", {"out": Buf(size=tag_bytes, out=True), "key": Buf(k), "keylen": len(k),
+                                "in": Buf(msg), "inlen": len(msg)}) for k in (key, long_key)]
+        cases.append(CtCase("mac_init", {"ctx": Buf(size=ctx_bytes, out=True), "key": Buf(key),
+                                         "keylen": len(key)}))
+        ctx = bytearray(rng.randbytes(ctx_bytes))
+        ranges = []
+        for start, value in p["ctx_public"]:
+            fixed = bytes.fromhex(value)
+            ctx[start:start + len(fixed)] = fixed
+            ranges.append((start, start + len(fixed)))
+        public = {"ctx": tuple(ranges)}
+        part = rng.randbytes(21)
+        cases.append(CtCase("mac_update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(part), "inlen": len(part)},
+                            public))
+        cases.append(CtCase("mac_final", {"ctx": Buf(bytes(ctx), out=True), "out": Buf(size=tag_bytes, out=True)},
+                            public))
+        tag = fw.call("mac", {"out": Buf(size=tag_bytes, out=True), "key": Buf(key), "keylen": len(key),
+                              "in": Buf(msg), "inlen": len(msg)}).outputs[0]
+        wrong = getattr(rng, "trial", 0) % tag_bytes
+        bad = tag[:wrong] + bytes([tag[wrong] ^ (1 << rng.randrange(8))]) + tag[wrong + 1:]
+        for t in (tag, bad):
+            cases.append(CtCase("verify", {"tag": Buf(t), "taglen": len(t), "key": Buf(key), "keylen": len(key),
+                                           "in": Buf(msg), "inlen": len(msg)}))
+        return cases
+
+    # ------------------------------------------------------------------------------------------- run
+    def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
+        """--key (any length, default empty), --input (the message, default empty): the tag. With --tag,
+        verify it (min_tag_bytes..tag_bytes bytes): the output is the tag when it verifies, otherwise
+        AuthenticationFailed (exit 2)."""
+        key = parse_hex("key", opts.key) if getattr(opts, "key", None) else b""
+        msg = parse_hex("input", opts.input) if getattr(opts, "input", None) else b""
+        if getattr(opts, "tag", None) is None:
+            return self.mac(fw, key, msg)
+        tag = parse_hex("tag", opts.tag)
+        tag_bytes, shortest = fw.params["tag_bytes"], fw.params.get("min_tag_bytes", 4)
+        if not shortest <= len(tag) <= tag_bytes:
+            raise UsageError(f"--tag: {fw.prim_id} verifies tags of {shortest}..{tag_bytes} bytes, got {len(tag)}")
+        ok, res = self.verify(fw, tag, key, msg)
+        if not ok:
+            raise AuthenticationFailed("authentication failed: the tag does not verify for this key and message")
+        return tag, res
+
+
+DRIVER = MacDriver()
