@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -428,18 +429,30 @@ def _copy_sources(unit: Unit, src_dir: Path) -> list[str]:
     the sources' paths relative to the export folder."""
     home = unit.prim.directory
     dest = src_dir / unit.name
-    for h in home.rglob("*"):
-        if h.suffix in (".h", ".inc") and h.is_file():
-            (dest / h.relative_to(home)).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(h, dest / h.relative_to(home))
-    out = []
+    # A source of another family (crypto/sha3 compiles crypto/keccak's permutations, `../keccak/...` in
+    # META.yml) goes under that family's name inside the unit, beside a copy of that family's headers.
+    placed: list[tuple[Path, Path, Path]] = []     # (source, path in the unit, path shown in #line)
+    families = {home: Path()}
     for s in unit.impl.sources:
-        rel = s.relative_to(home)
+        s = Path(os.path.normpath(s))
+        if s.is_relative_to(home):
+            placed.append((s, s.relative_to(home), Path(unit.prim.name) / s.relative_to(home)))
+        else:
+            other = next(d for d in s.parents if (d / "META.yml").is_file())
+            families[other] = Path(other.name)
+            placed.append((s, Path(other.name) / s.relative_to(other), Path(other.name) / s.relative_to(other)))
+    for fam, sub in families.items():
+        for h in fam.rglob("*"):
+            if h.suffix in (".h", ".inc") and h.is_file():
+                (dest / sub / h.relative_to(fam)).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(h, dest / sub / h.relative_to(fam))
+    out = []
+    for s, rel, shown in placed:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(f"/* mcucrypt export: {unit.prim.name} {unit.impl.name}; its configuration first */\n"
                           f'#include "mcucrypt/config_{unit.name}.h"\n'
-                          f'#line 1 "{unit.prim.name}/{rel.as_posix()}"\n' + s.read_text())
+                          f'#line 1 "{shown.as_posix()}"\n' + s.read_text())
         out.append(target.relative_to(src_dir.parent).as_posix())
     return out
 

@@ -59,7 +59,9 @@ class Firmware:
         return code_size(self.image, self.impl.sources)
 
     def has(self, op: str) -> bool:
-        return op in self.impl.functions
+        """Whether this id exports ``op`` (an instance's ``ops`` may list fewer than the family's functions)."""
+        ops = self.params.get("ops")
+        return op in self.impl.functions and (ops is None or op in ops)
 
     def arguments(self, op: str, named: Mapping[str, Arg]) -> list[Arg]:
         proto = self.impl.functions[op]

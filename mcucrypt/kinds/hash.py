@@ -4,7 +4,9 @@
 Instance parameters: ``mode`` (hash | xof | cxof), ``out_bytes`` (digest length of ``hash``, and the
 length the official vectors give for the others), ``ctx_bytes`` (the incremental context),
 optional ``max_random_length`` (differential message lengths 0..this, default 200) and
-``bench_lengths`` (message lengths benchmarked). API under mcu_<id>_<impl>_, per mode:
+``bench_lengths`` (message lengths benchmarked), ``bench_out_bytes`` (xof, cxof: the output length
+benchmarked, default out_bytes); ``board_kat_full_bytes`` and ``board_kat_max_bytes`` choose the
+official vectors run on a board (``check_vectors``, ``kat_vectors``). API under mcu_<id>_<impl>_, per mode:
   hash:  hash(out, in, inlen) -> int            NIST LWC crypto_hash, out_bytes of output
          init(ctx), update(ctx, in, inlen), final(ctx, out)
   xof:   xof(out, outlen, in, inlen); hash(out, in, inlen) (optional: crypto_hash, out_bytes)
@@ -150,15 +152,15 @@ class HashDriver(KindDriver):
 
     # ------------------------------------------------------------------------------------------ bench
     def bench(self, fw: Firmware) -> list[BenchOp]:
-        """<mode>-<n>B: the one-shot call on n message bytes (xof and cxof give out_bytes of output; cxof
-        with a 16-byte customization string)."""
+        """<mode>-<n>B: the one-shot call on n message bytes (xof and cxof give ``bench_out_bytes``, by
+        default out_bytes, of output; cxof with a 16-byte customization string)."""
         rng = random.Random(f"bench/{fw.prim_id}")
         lengths = fw.params.get("bench_lengths", DEFAULT_BENCH_LENGTHS)
         msg = rng.randbytes(max(lengths))
         z = rng.randbytes(16)
         mode = fw.params["mode"]
-        return [BenchOp(f"{mode}-{n}B", n, self.oneshot(fw, msg[:n], fw.params["out_bytes"], z)[1])
-                for n in lengths]
+        outlen = fw.params.get("bench_out_bytes", fw.params["out_bytes"])
+        return [BenchOp(f"{mode}-{n}B", n, self.oneshot(fw, msg[:n], outlen, z)[1]) for n in lengths]
 
     # -------------------------------------------------------------------------------- constant time
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
