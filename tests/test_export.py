@@ -144,8 +144,7 @@ def test_exported_library_runs_the_example_on_the_board(tmp_path, target, family
         env={"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp")})
     assert call_example(target, tmp_path / "make" / "example.elf") == expected_count(ids)
     # Reentrant: no writable static data in the library (docs/api.md says so).
-    size = run([TOOLS[target]["ar"].replace("-ar", "-size").replace("avr-ar", "avr-size"), "-A",
-                str(lib / "libmcucrypt.a")]).stdout
+    size = run([TOOLS[target]["size"], "-A", str(lib / "libmcucrypt.a")]).stdout
     assert not [l for l in size.splitlines() if re.match(r"^\.(s?data|s?bss)\S*\s+[1-9]", l)], size
     # And again with CMake only (add_subdirectory + the exported toolchain file).
     b = tmp_path / "cmake"
@@ -159,6 +158,91 @@ def test_exported_library_runs_the_example_on_the_board(tmp_path, target, family
         run(["make", "-C", str(EXAMPLES / target), f"MCUCRYPT={lib}", f"LIB={' '.join(map(str, objs))}",
              f"OUT={tmp_path / 'arduino-example'}"])
         assert call_example(target, tmp_path / "arduino-example" / "example.elf") == expected_count(ids)
+
+
+# ----------------------------------------------------------------------------------------------- C++
+
+# C and C++ keywords a parameter name in a prototype may not be (the headers are C, included from C++).
+CXX_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
+char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
+decltype default delete do double dynamic_cast else enum explicit export extern false float for friend goto if
+inline int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+register reinterpret_cast requires restrict return short signed sizeof static static_assert static_cast struct
+switch template this thread_local throw true try typedef typeid typename union unsigned using virtual void
+volatile wchar_t while xor xor_eq""".split())
+
+
+def test_no_prototype_parameter_is_a_cxx_keyword():
+    bad = [f"{im.key} {op}: {p.name}" for prim in load_catalog().primitives.values()
+           for im in prim.implementations.values() for op, proto in im.functions.items()
+           for p in proto.params if p.name in CXX_KEYWORDS]
+    assert not bad, bad
+
+
+def _cxx_probe(manifest: dict, lib: Path) -> str:
+    """A C++ translation unit that includes every public header of an export and takes the address of
+    every function they declare (a missing extern "C" is then an undefined, mangled symbol at link)."""
+    cat = load_catalog()
+    from mcucrypt.build import impl_define
+    from mcucrypt.export import ops_of, wipers
+    heads = ["mcucrypt.h", *sorted(f"mcucrypt/{h.name}" for h in (lib / "src" / "mcucrypt").glob("*.h")
+                                   if not h.name.startswith("config_") and h.name != "ns.h")]
+    fns = ["mcu_wipe", "mcu_declassify"]
+    for u in manifest["units"]:
+        for i in u["ids"]:
+            im = cat.implementation(i, u["impl"])
+            fns += [f"mcu_{i}_{impl_define(im.name)}_{op}" for op in ops_of(im, i)]
+            fns += [f"mcu_{i}_{w[0]}" for w in wipers(im.primitive, im, i)]     # the generic names too
+    lines = [f'#include "{h}"' for h in heads]
+    # An array with external linkage: the compiler must emit it, with a relocation for every entry.
+    lines += ["", "extern \"C\" {", "extern const void *const mcucrypt_probe[];", "int main(void);", "}",
+              "const void *const mcucrypt_probe[] = {",
+              *[f"    reinterpret_cast<const void *>(&{f})," for f in fns],
+              "};", "int main(void)", "{", "    return mcucrypt_probe[0] != 0;", "}", ""]
+    return "\n".join(lines)
+
+
+CXX_LINK = {t: ["-nostdlib", "-nostartfiles", "-Wl,-e,main", "-T", str(ROOT / "boards" / t / "link.ld")]
+            for t in ("rv32", "armv7m")}
+CXX_LINK["avr"] = []
+
+
+def _any_impl(target: str, family: str) -> str:
+    """An implementation of every id of the family that runs on the target's real part (no choosing)."""
+    cat = load_catalog()
+    prim = cat.primitives[family]
+    core = default_core(target)
+    return next(im.name for im in prim.implementations.values()
+                if target in im.targets and core.why_not(im) is None and set(prim.instances) <= set(im.ids))
+
+
+@pytest.mark.parametrize("target", list(TOOLS))
+def test_every_exported_header_compiles_and_links_in_cxx(tmp_path, target):
+    """g++ (the target's: riscv64-unknown-elf-g++, arm-none-eabi-g++, avr-g++), C++11 and C++17, -Wall
+    -Wextra -pedantic -Werror: a file that includes every public header of an export of every family and
+    takes every function's address links against the C library. Before: X25519's `public` parameter
+    did not compile, and mcu_declassify (no extern "C") did not link."""
+    arch = [*TOOLS[target]["arch"], *(["-march=rv32imac"] if target == "rv32" else [])]
+    libc = []       # memcpy and memset for the bare-metal links (the board's mini libc, compiled as C)
+    if target != "avr":
+        run([TOOLS[target]["cc"], *arch, "-O2", "-ffreestanding", "-c", str(ROOT / "boards" / "common" / "mini_libc.c"),
+             "-o", str(tmp_path / "mini_libc.o")])
+        libc = [str(tmp_path / "mini_libc.o")]
+    for t, family, impl in EXPORTS:
+        if t != target:
+            continue
+        lib = tmp_path / family
+        manifest = export(target, lib, prims=[family], impl=impl or _any_impl(target, family),
+                          allow_variable_time=True, url="https://github.com/example/firmware")
+        run(["make", "-s", "-C", str(lib)])
+        (tmp_path / f"{family}.cpp").write_text(_cxx_probe(manifest, lib))
+        for std in ("c++11", "c++17"):
+            proc = subprocess.run([TOOLS[target]["cxx"], *arch, f"-std={std}", "-Os", "-ffreestanding", "-Wall",
+                                   "-Wextra", "-pedantic", "-Werror", "-fno-exceptions", "-fno-rtti", f"-I{lib / 'src'}",
+                                   str(tmp_path / f"{family}.cpp"), str(lib / "libmcucrypt.a"), *libc,
+                                   *CXX_LINK[target], "-lgcc", "-o", str(tmp_path / f"{family}-{std}.elf")],
+                                  capture_output=True, text=True)
+            assert proc.returncode == 0, f"{target} {family} {std}:\n{proc.stderr[-3000:]}"
 
 
 # The Arduino IDE builds a library (1.5 format) by compiling every .c/.S under src/, recursively, with the
