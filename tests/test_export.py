@@ -299,6 +299,30 @@ def test_library_manifests_pass_platformio_validation(tmp_path, monkeypatch):
             assert data["platforms"] and set(data["platforms"]) <= set(PLATFORMIO[target]), (f, data)
 
 
+def test_platformio_installs_the_export_offline_and_forces_no_part(tmp_path):
+    """`pio pkg install --library file://...` into a project, with an empty PlatformIO home and no network
+    use (the library is a local folder); library.json leaves -mcpu/-mmcu/-march to the board, since one
+    platform (atmelavr, ststm32) holds many parts. Building needs the platform's toolchain, which PlatformIO
+    downloads: not done here (the exported README says so)."""
+    pio = Path(sys.executable).with_name("pio")
+    for target in ("rv32", "armv7m", "avr"):
+        lib = tmp_path / f"lib-{target}"
+        export(target, lib, prims=["lea128"], url="https://github.com/example/firmware")
+        flags = json.loads((lib / "library.json").read_text())["build"]["flags"]
+        assert not [f for f in flags if f.startswith(("-mcpu", "-mmcu", "-march", "-mthumb", "-mabi"))], flags
+        assert "PlatformIO downloads" in (lib / "README.md").read_text()
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "platformio.ini").write_text("[env:uno]\nplatform = atmelavr\nboard = uno\nframework = arduino\n")
+    env = {**os.environ, "PLATFORMIO_CORE_DIR": str(tmp_path / "pio-home"), "PLATFORMIO_NO_ANSI": "1"}
+    proc = subprocess.run([str(pio), "pkg", "install", "--no-save", "--skip-dependencies", "-e", "uno",
+                           "--library", f"file://{tmp_path / 'lib-avr'}"], cwd=proj, capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    installed = proj / ".pio" / "libdeps" / "uno" / "mcucrypt-avr"
+    assert (installed / "library.json").is_file() and (installed / "src" / "mcucrypt.h").is_file(), proc.stdout
+
+
 def test_export_refuses_an_implementation_the_core_lacks(tmp_path):
     proc = subprocess.run([*CLI, "export", "--target", "rv32", "--prim", "lea128", "--impl", "rv32-zbb",
                            "--out", str(tmp_path / "x")], cwd=ROOT, capture_output=True, text=True, env=ENV)
@@ -446,3 +470,15 @@ def test_project_url_comes_from_the_remote_without_credentials(monkeypatch):
                       ("/srv/git/fw", None), ("", None)):
         monkeypatch.setattr(ex.subprocess, "run", remote(url))
         assert ex.project_url() == want, url
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    """`mcucrypt list --json | head -1`: the reader leaves after one line, with most of the 150 KB still to
+    come (more than a pipe holds). The command stops without a traceback, with status 141 (as if killed by
+    SIGPIPE). The handler is in cli.main, around every subcommand."""
+    proc = subprocess.Popen([*CLI, "list", "--json"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "["
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141 and "Traceback" not in err and "BrokenPipe" not in err, err
