@@ -39,6 +39,7 @@ class Job:
     prim: str
     impl: str
     target: str
+    core: str | None = None    # a part other than the target's default (avr: atmega1284p, atmega2560)
 
 
 @dataclass
@@ -62,10 +63,13 @@ class BenchRecord:
     cycles_warm: int | None = None # rv32: after one identical call trained the branch predictor
     flash_data_reads: int | None = None  # armv7m: data reads from flash (tables, literals): data placement
     constant_time_mode: str = "n/a"  # taint | trace | n/a: which mode of the checker (ct.py) decided
+    core: str | None = None        # measured on this part instead of the target's default (bench --core)
 
 
 def select_jobs(catalog: Catalog, prims: Iterable[str] = (), impls: Iterable[str] = (),
-                targets: Iterable[str] = ()) -> list[Job]:
+                targets: Iterable[str] = (), core: str | None = None) -> list[Job]:
+    """Jobs of the selection; with ``core`` (a part of one target, mcucrypt/cores.py) only that target's
+    implementations that run on the part, each built for and run on it."""
     prims, impls, targets = list(prims), list(impls), list(targets) or list(BOARD_TARGETS)
     for p in prims:
         catalog.by_id(p)   # raises on an unknown id
@@ -76,14 +80,21 @@ def select_jobs(catalog: Catalog, prims: Iterable[str] = (), impls: Iterable[str
     for i in impls:
         if i not in known_impls:
             raise KeyError(f"unknown implementation {i!r} (known: {', '.join(sorted(known_impls))})")
+    part = None
+    if core is not None:
+        from .cores import CORES
+        part = CORES[core]
+        targets = [t for t in targets if t == part.target]
     jobs = []
     for prim_id in prims or catalog.all_ids():
         for impl in catalog.implementations(prim_id):
             if impls and impl.name not in impls:
                 continue
+            if part is not None and part.why_not(impl):
+                continue
             for target in impl.targets:
                 if target in targets:
-                    jobs.append(Job(prim_id, impl.name, target))
+                    jobs.append(Job(prim_id, impl.name, target, core))
     return jobs
 
 
@@ -127,7 +138,7 @@ def kat_status(fw: Firmware) -> str:
 def run_job(job: Job) -> list[BenchRecord]:
     catalog = load_catalog()
     impl = catalog.implementation(job.prim, job.impl)
-    fw = Firmware(impl, job.prim, job.target)
+    fw = Firmware(impl, job.prim, job.target, core=job.core)
     driver = driver_for(impl.primitive.kind)
     kat = kat_status(fw)
     ct_report = None if job.target == "host" else ct.check(fw, CT_TRIALS_IN_BENCH, seed=0)   # reproducible
@@ -154,8 +165,9 @@ def run_job(job: Job) -> list[BenchRecord]:
             instructions=r.instructions, code_bytes=fw.code_bytes, stack_bytes=r.stack_bytes,
             kat=kat, constant_time=ct_status, constant_time_claimed=impl.constant_time, isa=isa,
             cycles_warm=warm.get(op.op), flash_data_reads=flash_reads.get(id(r)),
-            constant_time_mode="n/a" if ct_report is None else ct_report.mode))
-    _check_goals(impl.primitive.goals, records)
+            constant_time_mode="n/a" if ct_report is None else ct_report.mode, core=job.core))
+    if job.core is None:    # META.yml goals speak of the target's default part
+        _check_goals(impl.primitive.goals, records)
     return records
 
 
@@ -209,7 +221,7 @@ def _job_safely(job: Job) -> list[BenchRecord]:
         return run_job(job)
     except Exception as e:  # one broken implementation must not hide the others' figures
         return [BenchRecord(job.prim, job.impl, job.target, "error", 0, 0, None, 0, 0, 0, "fail", "fail",
-                            False, None, error=f"{type(e).__name__}: {e}")]
+                            False, None, error=f"{type(e).__name__}: {e}", core=job.core)]
 
 
 def run_bench(jobs: list[Job], *, workers: int | None = None,
@@ -267,11 +279,12 @@ def provenance() -> dict:
     }
 
 
-def results_path(prims: Iterable[str] = (), impls: Iterable[str] = (), targets: Iterable[str] = ()) -> Path:
+def results_path(prims: Iterable[str] = (), impls: Iterable[str] = (), targets: Iterable[str] = (),
+                 core: str | None = None) -> Path:
     """Where a run's results go when no file is named: the whole catalog to results/bench.json (what
     `mcucrypt report` reads); a partial run (any --prim/--impl/--target) to a file of its own named after
     the selection, so it never replaces the full results (`--merge` merges instead)."""
-    parts = [*prims, *impls, *targets]
+    parts = [*prims, *impls, *targets, *([core] if core else [])]
     if not parts:
         return DEFAULT_RESULTS
     slug = "-".join(re.sub(r"[^A-Za-z0-9_.-]+", "_", p) for p in parts)

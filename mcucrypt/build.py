@@ -75,8 +75,12 @@ def impl_define(impl: str) -> str:
 
 def build(target: str, sources: Sequence[Path | str], *, name: str, impl: str | None = None,
           isa: str | None = None, defines: Sequence[str] = (), sanitize: bool = False,
-          extra_cflags: Sequence[str] = (), keep: Sequence[str] = ()) -> Image:
+          extra_cflags: Sequence[str] = (), keep: Sequence[str] = (), mcu: str | None = None) -> Image:
     """Compile and link ``sources`` (paths relative to the repository root or absolute) for ``target``.
+
+    ``mcu`` (avr only) names the part to compile and link for (-mmcu=; mcucrypt/cores.py's Core.mcu),
+    default the target's own (atmega128). ``extra_cflags`` come after the target's flags (so -Os or
+    -flto there win) and reach the link too.
 
     ``keep`` names the functions the image exists for: the linker keeps them and whatever they reach and
     drops every other section (--gc-sections), so code size counts exactly what a user would link."""
@@ -86,7 +90,13 @@ def build(target: str, sources: Sequence[Path | str], *, name: str, impl: str | 
         if not s.is_file():
             raise BuildError(f"source not found: {s}")
     board_files = tuple(ROOT / s for s in t.startup)
-    flags = [*t.cflags, *WARNINGS, *t.march_flags(isa), f"-I{INCLUDE_DIR}", *extra_cflags]
+    cflags, t_ldflags = list(t.cflags), list(t.ldflags)
+    if mcu is not None:
+        if not any(f.startswith("-mmcu=") for f in cflags):
+            raise BuildError(f"target {target} has no -mmcu= to choose a part with")
+        cflags = [f"-mmcu={mcu}" if f.startswith("-mmcu=") else f for f in cflags]
+        t_ldflags = [f"-mmcu={mcu}" if f.startswith("-mmcu=") else f for f in t_ldflags]
+    flags = [*cflags, *WARNINGS, *t.march_flags(isa), f"-I{INCLUDE_DIR}", *extra_cflags]
     if impl is not None:
         flags.append(f"-DMCU_IMPL={impl_define(impl)}")
     flags += [f"-D{d}" for d in defines]
@@ -94,10 +104,10 @@ def build(target: str, sources: Sequence[Path | str], *, name: str, impl: str | 
         if target != "host":
             raise BuildError("sanitizer builds exist for the host target only")
         flags = [f for f in flags if not f.startswith("-O")] + list(HOST_SANITIZE_FLAGS)
-    ldflags = [os.path.join(str(ROOT), f) if f.endswith(".ld") else f for f in t.ldflags]
+    ldflags = [os.path.join(str(ROOT), f) if f.endswith(".ld") else f for f in t_ldflags]
     ldflags += [f"-Wl,--undefined={sym}" for sym in keep]
     key = _hash_inputs(_dependencies(srcs) + list(board_files) +
-                       [ROOT / f for f in t.ldflags if f.endswith(".ld")],
+                       [ROOT / f for f in t_ldflags if f.endswith(".ld")],
                        [compiler_version(t.cc), *flags, *ldflags, target])
     out_dir = BUILD_DIR / (target + ("-asan" if sanitize else ""))
     out = out_dir / f"{name}-{key}{t.output_suffix}"

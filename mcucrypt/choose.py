@@ -35,7 +35,7 @@ class Choice:
     ct_fallback: bool = False          # constant time preferred, but no candidate claims it
 
     def firmware(self) -> Firmware:
-        return Firmware(self.impl, self.prim_id, self.target)
+        return Firmware(self.impl, self.prim_id, self.target, core=self.core)
 
 
 def runnable(prim_id: str, target: str, core: Core) -> tuple[list[Implementation], dict[str, str]]:
@@ -100,7 +100,7 @@ def choose(prim_id: str, target: str, core: str | Core | None = None, *, prefer_
         return Choice(prim_id, target, c, cands[0], None, None, excluded, fallback)
     best: Choice | None = None
     for impl in cands:
-        fw = Firmware(impl, prim_id, target)
+        fw = Firmware(impl, prim_id, target, core=c)     # on the core's part (avr: its -mmcu)
         if bench_mod.kat_status(fw) == "fail":
             excluded[impl.name] = "fails its vectors"
             continue

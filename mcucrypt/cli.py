@@ -181,10 +181,11 @@ def fastest_verified(prim_id: str, target: str, core: str | None = None) -> Firm
 
 
 def _firmware(prim_id: str, impl: str | None, target: str, core: str | None = None) -> Firmware:
-    """The named implementation, or the fastest verified one that runs on the core."""
+    """The named implementation, or the fastest verified one that runs on the core; built for and run on
+    the core's part (avr: --core atmega2560 builds with -mmcu=atmega2560 and runs on a simulated 2560)."""
     if impl is None:
         return fastest_verified(prim_id, target, core)
-    return Firmware(load_catalog().implementation(prim_id, impl), prim_id, target)
+    return Firmware(load_catalog().implementation(prim_id, impl), prim_id, target, core=core)
 
 
 RUN_INPUTS = ("key", "nonce", "ad", "input", "a", "b", "counter", "outlen", "z", "decrypt")
@@ -268,15 +269,29 @@ def parse_call_arg(n: int, text: str, target: str) -> tuple[Arg, str | None]:
     return Int(_int_in_range(text, size, None, what), 0), None
 
 
+def _part(target: str, core: str | None) -> str | None:
+    """The -mmcu part a --core names on avr (None: the target's default part). A core of another target,
+    or a part on a target with only one board, is an error."""
+    from .cores import CoreError, get_core
+    if core is None:
+        return None
+    try:
+        c = get_core(target, core)
+    except CoreError as e:
+        raise CliError(str(e)) from None
+    return c.mcu if c.mcu != get_core(target).mcu else None
+
+
 def cmd_call(opts: argparse.Namespace) -> int:
     target = _target(opts.target)
     if opts.isa is not None and target != "rv32":
         raise CliError(f"--isa applies to rv32 only, not {target} (its instruction set is fixed)")
+    mcu = _part(target, opts.core)
     parsed = [parse_call_arg(n, a, target) for n, a in enumerate(opts.args, 1)]
     args = [a for a, _ in parsed]
     ret = opts.ret
     ret_size, ret_signed = (C_INT_BYTES[target], True) if ret in ("int", "void") else SCALAR_TYPES[ret]
-    board = make_board(target)
+    board = make_board(target, mcu)
     if target == "rv32":
         board.load(opts.elf, isa=opts.isa)  # type: ignore[call-arg]
     else:
@@ -294,6 +309,8 @@ def cmd_call(opts: argparse.Namespace) -> int:
         value = None
     doc: dict = {"target": target, "symbol": opts.symbol, "cycles": res.cycles, "instructions": res.instructions,
                  "return_value": value, "stack_bytes": res.stack_bytes, "warm": opts.warm}
+    if opts.core:
+        doc["core"] = opts.core
     outs = iter(res.outputs)
     buffers = [{"arg": n, "mode": mode, "hex": next(outs).hex()}
                for n, (arg, mode) in enumerate(parsed, 1) if isinstance(arg, Buf) and arg.out]
@@ -316,8 +333,12 @@ def cmd_bench(opts: argparse.Namespace) -> int:
     if "host" in (opts.target or ()):
         raise CliError("the host has no cycle model: bench runs on the boards "
                        f"({', '.join(bench_mod.BOARD_TARGETS)})")
+    targets = _core_targets(opts.core, opts.target)
+    if opts.core and opts.merge:
+        raise CliError(f"--merge keeps the default parts' figures in {bench_mod.DEFAULT_RESULTS.name}; "
+                       f"--core {opts.core} writes a results file of its own")
     try:
-        jobs = bench_mod.select_jobs(cat, opts.prim or (), opts.impl or (), opts.target or ())
+        jobs = bench_mod.select_jobs(cat, opts.prim or (), opts.impl or (), targets, core=opts.core)
     except KeyError as e:
         raise CliError(e.args[0]) from None
     if not jobs:
@@ -339,7 +360,7 @@ def cmd_bench(opts: argparse.Namespace) -> int:
     elif opts.merge:
         out = bench_mod.DEFAULT_RESULTS
     else:
-        out = bench_mod.results_path(opts.prim or (), opts.impl or (), opts.target or ())
+        out = bench_mod.results_path(opts.prim or (), opts.impl or (), opts.target or (), opts.core)
     try:
         held = bench_mod.write_results(records, out, merge=opts.merge)
     except ValueError as e:
@@ -373,10 +394,23 @@ def print_bench_table(records: list[bench_mod.BenchRecord]) -> None:
             continue
         ct_text = r.constant_time + ("" if r.constant_time == "n/a" else f" ({r.constant_time_mode})") + \
             ("" if r.constant_time_claimed or r.constant_time == "n/a" else " (not claimed)")
-        table.add_row(r.prim, r.impl, r.target, r.op, str(r.bytes or ""), f"{r.cycles:,}",
+        table.add_row(r.prim, r.impl, r.target + (f" ({r.core})" if r.core else ""), r.op, str(r.bytes or ""),
+                      f"{r.cycles:,}",
                       f"{r.cycles_per_byte:.2f}" if r.cycles_per_byte is not None else "",
                       f"{r.code_bytes:,}", str(r.stack_bytes), r.kat, ct_text)
     Console(width=160).print(table)
+
+
+def _core_targets(core: str | None, targets: list[str] | None) -> list[str]:
+    """The targets a --core run covers: the core's own (a --target of another one is an error)."""
+    from .cores import CORES
+    if core is None:
+        return list(targets or ())
+    t = CORES[core].target
+    if targets and any(x != t for x in targets):
+        raise CliError(f"--core {core} is a {t} part; --target {', '.join(x for x in targets if x != t)} "
+                       f"does not go with it")
+    return [t]
 
 
 # --------------------------------------------------------------------------------------------- test
@@ -385,18 +419,18 @@ def cmd_test(opts: argparse.Namespace) -> int:
     """Every implementation against its vectors (and the model, and the constant-time checker where it
     claims constant time) on every target it supports."""
     cat = load_catalog()
-    targets = opts.target or list(TARGETS)
+    targets = _core_targets(opts.core, opts.target) or list(TARGETS)
     try:
-        jobs = bench_mod.select_jobs(cat, opts.prim or (), opts.impl or (), targets)
+        jobs = bench_mod.select_jobs(cat, opts.prim or (), opts.impl or (), targets, core=opts.core)
     except KeyError as e:
         raise CliError(e.args[0]) from None
     passed = failed = 0
     for job in jobs:
         impl = cat.implementation(job.prim, job.impl)
         driver = driver_for(impl.primitive.kind)
-        label = f"{job.prim} {job.impl} {job.target}"
+        label = f"{job.prim} {job.impl} {job.target}" + (f" ({job.core})" if job.core else "")
         try:
-            fw = Firmware(impl, job.prim, job.target)
+            fw = Firmware(impl, job.prim, job.target, core=job.core)
             count = driver.check_vectors(fw)
             n = driver.differential(fw, random.Random(f"test/{label}"), opts.random)
             detail = f"{count} vectors, {n} random cases"
@@ -665,7 +699,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--impl", metavar="IMPL", help=impl_help + " (default: the fastest that passes its vectors "
                    "and runs on the core)")
     s.add_argument("--core", choices=_core_names(), help="without --impl, choose among the implementations "
-                   "that run on this core (default: the target's real part: e31, cortex-m3, atmega128)")
+                   "that run on this core (default: the target's real part: e31, cortex-m3, atmega128); on avr "
+                   "also the part built for and simulated (atmega1284p, atmega2560)")
     for name, what in (("key", "the key"), ("nonce", "the nonce"), ("ad", "AEAD associated data (default empty)"),
                        ("input", "plaintext, ciphertext (with tag, for AEAD decryption) or state"),
                        ("a", "multiplication: first operand, a big-endian integer (odd digit count allowed)"),
@@ -717,6 +752,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--buf", metavar="SPEC", action="append",
                    help="a buffer argument in:HEX, out:N or inout:HEX, taken in its place among the ARGs")
     s.add_argument("--json", action="store_true", help="one JSON object (buffers under 'buffers')")
+    s.add_argument("--core", choices=_core_names(), help="avr: the part ELF was built for and the board "
+                   "simulates (atmega128, the default; atmega1284p; atmega2560: build with the same -mmcu)")
     s.set_defaults(func=cmd_call)
 
     s = sub.add_parser("bench", help="benchmark the catalog on the virtual boards",
@@ -739,6 +776,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "replace theirs, every other record stays")
     s.add_argument("--jobs", type=_int_at_least(1), default=None, metavar="N",
                    help="parallel processes (default: one per core)")
+    s.add_argument("--core", choices=_core_names(), help="build for and run on this part (avr: atmega1284p, "
+                   "atmega2560; the default is each target's own part); its own results file, no goals")
     s.set_defaults(func=cmd_bench)
 
     s = sub.add_parser("test", help="every implementation against its vectors on every target",
@@ -752,6 +791,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--impl", action="append", metavar="IMPL", help=impl_help + " (repeatable; default all)")
     s.add_argument("--random", type=_int_at_least(0), default=20, metavar="N",
                    help="random differential cases per implementation (default 20; 0: vectors only)")
+    s.add_argument("--core", choices=_core_names(), help="build for and run on this part (avr: atmega1284p, "
+                   "atmega2560; the default is each target's own part)")
     s.set_defaults(func=cmd_test)
 
     s = sub.add_parser("ct", help="constant-time check of one implementation on its board",

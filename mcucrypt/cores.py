@@ -7,6 +7,12 @@ Zbkb, Zbkc and paper 000's proposed xmul64 instructions, but the E31 of the HiFi
 only: an implementation declared `isa: rv32imac_zbb` runs on the board and faults on the part. `run`
 without `--impl`, `list`, `export` and the report's cross-target table use this to say what runs on the
 real part (the target's default core) and mark the rest ("needs Zbb: not on the E31").
+
+On AVR a core is also a part the build and the board switch to: `mcu` is avr-gcc's -mmcu and the part the
+avr board simulates (ATmega128 by default; ATmega1284P with 16 KiB SRAM; ATmega2560 with 3-byte return
+addresses and EIND). Every AVR implementation runs on all three; `--core atmega2560` builds for and runs
+on the 2560 (`Firmware(..., core=...)`, `make_board("avr", mcu=core.mcu)`). `sram_bytes`/`flash_bytes`
+are what the image builder (mcucrypt/silicon) checks a selection against.
 """
 from __future__ import annotations
 
@@ -37,10 +43,14 @@ class Core:
     part: str                                   # what it is, for people
     real: bool                                  # a part one can buy (False: the board's superset)
     extensions: frozenset[str] = frozenset()    # rv32: what the core implements
+    mcu: str | None = None                      # avr: the -mmcu part the build and the board use
+    flash_bytes: int | None = None              # the part's program memory
+    sram_bytes: int | None = None               # the part's data RAM (stack and static data)
 
     @property
     def short(self) -> str:
-        return {"e31": "the E31", "cortex-m3": "the Cortex-M3", "atmega128": "the ATmega128"}.get(self.name, self.name)
+        return {"e31": "the E31", "cortex-m3": "the Cortex-M3", "atmega128": "the ATmega128",
+                "atmega1284p": "the ATmega1284P", "atmega2560": "the ATmega2560"}.get(self.name, self.name)
 
     def why_not(self, impl: Implementation) -> str | None:
         """None when ``impl`` runs on this core; otherwise the reason ('needs Zbb: not on the E31')."""
@@ -60,7 +70,13 @@ CORES: dict[str, Core] = {c.name: c for c in (
          "xmul64): no shipping part; for research variants", False,
          rv32_extensions("rv32imac_zbb_zbkb_zbkc_xmul64")),
     Core("cortex-m3", "armv7m", "ARM Cortex-M3 (ARMv7-M), e.g. STM32F1, SAM3X (Arduino Due)", True),
-    Core("atmega128", "avr", "Microchip ATmega128 (8-bit AVR, 128 KiB flash, 4 KiB SRAM)", True),
+    Core("atmega128", "avr", "Microchip ATmega128 (8-bit AVR, 128 KiB flash, 4 KiB SRAM)", True,
+         mcu="atmega128", flash_bytes=128 * 1024, sram_bytes=4 * 1024),
+    Core("atmega1284p", "avr", "Microchip ATmega1284P (8-bit AVR, 128 KiB flash, 16 KiB SRAM; every AVR "
+         "implementation runs there)", True, mcu="atmega1284p", flash_bytes=128 * 1024, sram_bytes=16 * 1024),
+    Core("atmega2560", "avr", "Microchip ATmega2560 (Arduino Mega; 8-bit AVR, 256 KiB flash, 8 KiB SRAM, "
+         "3-byte return addresses, EIND; every AVR implementation runs there)", True, mcu="atmega2560",
+         flash_bytes=256 * 1024, sram_bytes=8 * 1024),
     Core("host", "host", "the build machine (correctness only)", False),
 )}
 

@@ -8,12 +8,13 @@ which this class orders and sizes per the prototype for the target's ABI.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from .boards import make_board
 from .boards.base import DEFAULT_MAX_INSTRUCTIONS, Arg, Board, Buf, CallResult, Int, TaintSpec
 from .build import Image, build, code_size
 from .catalog import CatalogError, Implementation, Param
+from .cores import Core, get_core
 
 
 class Firmware:
@@ -22,10 +23,17 @@ class Firmware:
     there): the figure a benchmark loop on the real board reports."""
 
     def __init__(self, impl: Implementation, prim_id: str, target: str, *, sanitize: bool = False,
-                 warm: bool = False):
+                 warm: bool = False, core: Core | str | None = None, cflags: Sequence[str] = ()):
+        """``core``: the part to build for and run on (mcucrypt/cores.py; default the target's own: an AVR
+        core other than the ATmega128 changes -mmcu and the board's part). ``cflags``: extra compiler flags
+        after the target's (e.g. -Os -flto, as firmware builds it), also passed to the link."""
         if target not in impl.targets:
             raise CatalogError(f"{impl.name} of {prim_id} does not run on {target} "
                                f"(it runs on: {', '.join(impl.targets)})")
+        # The core decides the part only where the target has several (avr: its mcu); on rv32 the board
+        # stays the board (it also runs the Zbb variants the E31 lacks: `run --impl` allows them).
+        self.core: Core = core if isinstance(core, Core) else get_core(target, core)
+        mcu = self.core.mcu if self.core.mcu != get_core(target).mcu else None
         self.impl = impl
         self.prim_id = prim_id
         self.target = target
@@ -36,8 +44,8 @@ class Firmware:
         self.image: Image = build(
             target, impl.sources, name=f"{prim_id}-{impl.name}", impl=impl.name,
             isa=impl.isa if target == "rv32" else None, defines=impl.defines,
-            keep=impl.symbols(prim_id), sanitize=sanitize)
-        self.board: Board = make_board(target)
+            keep=impl.symbols(prim_id), sanitize=sanitize, extra_cflags=tuple(cflags), mcu=mcu)
+        self.board: Board = make_board(target, mcu)
         self.warm = warm and hasattr(self.board, "warm_predictor")
         if self.warm:
             self.board.warm_predictor = True  # type: ignore[attr-defined]

@@ -14,10 +14,16 @@ _BOARDS = {
 }
 
 
-def make_board(target: str) -> Board:
-    """A fresh board for ``target`` (imported lazily: each board has its own heavy dependencies)."""
+def make_board(target: str, mcu: str | None = None) -> Board:
+    """A fresh board for ``target`` (imported lazily: each board has its own heavy dependencies). ``mcu``
+    (avr only: a Core's mcu, mcucrypt/cores.py) names the part; default the target's own."""
     try:
         module, cls = _BOARDS[target].split(":")
     except KeyError:
         raise BoardError(f"unknown target {target!r} (known: {', '.join(_BOARDS)})") from None
-    return getattr(importlib.import_module(module), cls)()
+    board_cls = getattr(importlib.import_module(module), cls)
+    if mcu is None:
+        return board_cls()
+    if target != "avr":
+        raise BoardError(f"the {target} board models one part; mcu={mcu!r} applies to avr only")
+    return board_cls(mcu=mcu)

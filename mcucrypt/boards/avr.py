@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""The `avr` virtual board: an ATmega128 simulated by simavr (libsimavr), cycle-exact.
+"""The `avr` virtual board: an AVR part simulated by simavr (libsimavr), cycle-exact. The ATmega128 by
+default; the ATmega1284P and ATmega2560 (mcucrypt/cores.py: `--core atmega1284p|atmega2560`) on request.
 
 simavr charges every instruction the cycles of the AVR Instruction Set Manual (docs/board-avr.md); the
 board adds what simavr lacks for a benchmark harness: a C run loop with an instruction budget, faults
@@ -33,8 +34,13 @@ SHIM_SOURCE = Path(__file__).with_name("simavr_shim.c")
 SHIM_DIR = ROOT / "build" / "shim"
 SHIM_CFLAGS = ("-O2", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror")
 
-MCU = "atmega128"
-SRAM_START = 0x100                # data space: r0..r31, 64 I/O and 160 extended I/O registers, then SRAM
+MCU = "atmega128"                 # the default part (the seeds' ATmega128)
+# The parts the board models, by avr-gcc's -mmcu name (simavr's name too): what differs for a call.
+# SRAM begins above the I/O space: 0x100 after 64 I/O and 160 extended I/O registers, 0x200 on the 2560
+# (416 extended I/O). The 2560's program counter is 17 bits (word address), so CALL/RET move 3 bytes.
+PARTS = {"atmega128": "ATmega128 (128 KiB flash, 4 KiB SRAM, 2-byte return addresses)",
+         "atmega1284p": "ATmega1284P (128 KiB flash, 16 KiB SRAM, 2-byte return addresses)",
+         "atmega2560": "ATmega2560 (256 KiB flash, 8 KiB SRAM, 3-byte return addresses, EIND)"}
 SPL = 0x5D                        # data address of SPL; SPH follows
 DATA_SPACE_BASE = 0x800000        # avr-binutils place data memory at this offset in ELF addresses
 DATA_SPACE_END = 0x810000         # EEPROM (0x810000), fuses, lock bits and signature lie above
@@ -42,6 +48,18 @@ DATA_SPACE_END = 0x810000         # EEPROM (0x810000), fuses, lock bits and sign
 # referenced), then the linker script's end of .noinit/.bss/.data.
 FREE_RAM_SYMBOLS = ("__heap_start", "_end", "__bss_end", "__data_end")
 ACC_SIZE_MASK, ACC_FLASH, ACC_WRITE = 0x03, 0x40, 0x80    # shim_trace.acc_info bits
+# avr-gcc's ABI (https://gcc.gnu.org/wiki/avr-gcc, "Register Layout"): a callee must return with these
+# as it found them (arguments passed in r8..r17 included: the caller may keep using them after the call)
+# and with r1 (__zero_reg__) zero. The board fills every register the arguments leave free with a
+# pattern and checks all of them after each call: an assembly routine that forgets one faults on every
+# call, not only under the inlining (LTO) that would make a caller rely on it.
+CALL_SAVED = (*range(2, 18), 28, 29)
+ZERO_REG = 1
+
+
+def register_pattern(r: int) -> int:
+    """The value the board gives call-saved register r when no argument uses it: distinct, never 0."""
+    return 0xA0 ^ (r * 0x1D & 0xFF) or 0x5A
 
 
 class Status(IntEnum):
@@ -58,6 +76,7 @@ class Status(IntEnum):
     UNSUPPORTED = 9
     SLEEP = 10
     SIM_ERROR = 11
+    ABI = 12
 
 
 class _ShimTrace(ctypes.Structure):
@@ -118,13 +137,14 @@ def shim_library() -> tuple[ctypes.CDLL, str]:
     p, u16, u32, u64 = ctypes.c_void_p, ctypes.c_uint16, ctypes.c_uint32, ctypes.c_uint64
     buf = ctypes.c_char_p
     for name, res, args in (
-            ("shim_version", ctypes.c_char_p, []), ("shim_create", p, []), ("shim_destroy", None, [p]),
+            ("shim_version", ctypes.c_char_p, []), ("shim_create", p, [ctypes.c_char_p]),
+            ("shim_destroy", None, [p]), ("shim_mcu", ctypes.c_char_p, [p]), ("shim_sram_start", u32, [p]),
             ("shim_ramend", u32, [p]), ("shim_flashend", u32, [p]), ("shim_frequency", u32, [p]),
             ("shim_pc_bytes", u32, [p]), ("shim_message", ctypes.c_char_p, [p]), ("shim_reset", None, [p]),
             ("shim_load_flash", ctypes.c_int, [p, u32, buf, u32]),
             ("shim_write_data", ctypes.c_int, [p, u32, buf, u32]),
             ("shim_read_data", ctypes.c_int, [p, u32, buf, u32]),
-            ("shim_set_pc", None, [p, u32]),
+            ("shim_set_pc", None, [p, u32]), ("shim_abi_entry", ctypes.c_int, [p, u32, ctypes.c_int]),
             ("shim_set_code_end", ctypes.c_int, [p, u32]), ("shim_set_stack_floor", None, [p, u16]),
             ("shim_protect", ctypes.c_int, [p, u32, u32]),
             ("shim_taint_enable", ctypes.c_int, [p, ctypes.c_int, u32]),
@@ -140,16 +160,21 @@ def shim_library() -> tuple[ctypes.CDLL, str]:
 
 
 class _Sim:
-    """One simavr ATmega128 instance behind the shim, freed with its owner."""
+    """One simavr instance of ``mcu`` behind the shim, freed with its owner."""
 
-    def __init__(self) -> None:
+    def __init__(self, mcu: str) -> None:
+        if mcu not in PARTS:
+            raise BoardError(f"the avr board models {', '.join(PARTS)}, not {mcu!r}")
         self.lib, self.shim_key = shim_library()
-        self.handle = self.lib.shim_create()
+        self.handle = self.lib.shim_create(mcu.encode())
         if not self.handle:
-            raise BoardError(f"simavr could not create an {MCU}")
+            raise BoardError(f"simavr could not create an {mcu}")
         self._finalizer = weakref.finalize(self, self.lib.shim_destroy, self.handle)
+        self.mcu = mcu
+        self.sram_start: int = self.lib.shim_sram_start(self.handle)
         self.ramend: int = self.lib.shim_ramend(self.handle)
         self.flashend: int = self.lib.shim_flashend(self.handle)
+        self.pc_bytes: int = self.lib.shim_pc_bytes(self.handle)
 
     def write(self, address: int, data: bytes) -> None:
         if self.lib.shim_write_data(self.handle, address, data, len(data)) != 0:
@@ -172,13 +197,14 @@ class _Image:
     """What load() derives from the ELF, reused by every call."""
     elf: ElfImage
     flash: list[tuple[int, bytes]]   # (program-memory byte address, contents)
-    sram: bytes                      # initial SRAM (.data, zeroed .bss) from SRAM_START to RAMEND
+    sram: bytes                      # initial SRAM (.data, zeroed .bss) from the SRAM start to RAMEND
     code_end: int                    # byte address just above the last executable segment
     free_start: int                  # first free SRAM byte (after .data/.bss/.noinit)
 
 
 class AvrBoard(Board):
-    """ATmega128 (AVRe+, 16-bit PC, 4 KiB SRAM, 128 KiB flash) on simavr.
+    """An AVR part on simavr: the ATmega128 (AVRe+, 16-bit PC, 4 KiB SRAM, 128 KiB flash) unless ``mcu``
+    names another of PARTS (the ELF must be built with the same -mmcu).
 
     Every call starts from the image's initial RAM (.data as linked, .bss zero, peripherals reset): calls
     do not see each other's globals. The callee's return address points at the last word of flash, which
@@ -191,9 +217,14 @@ class AvrBoard(Board):
     # multiplication (~12.5M cycles) still fits.
     default_max_instructions = 50_000_000
 
-    def __init__(self, *, trace_chunk: int = 1 << 20) -> None:
-        """``trace_chunk``: entries the C loop records before handing the trace back to Python."""
-        self._sim = _Sim()
+    def __init__(self, *, mcu: str = MCU, trace_chunk: int = 1 << 20, check_abi: bool = True) -> None:
+        """``trace_chunk``: entries the C loop records before handing the trace back to Python.
+        ``check_abi``: fault when a global function returns with a call-saved register changed or r1 not
+        zero (CALL_SAVED); off only for raw instruction sequences that are not C functions (the taint
+        engine's random programs)."""
+        self.check_abi = check_abi
+        self._sim = _Sim(mcu)
+        self.mcu = mcu
         self._stop_pc = self._sim.flashend + 1 - 2
         self._image: _Image | None = None
         self._disasm: dict[int, str] | None = None
@@ -206,14 +237,14 @@ class AvrBoard(Board):
         image = ElfImage(elf)
         if image.machine != "EM_AVR":
             raise BoardError(f"{image.path.name} is an {image.machine} ELF, not AVR")
-        sim, ramend = self._sim, self._sim.ramend
+        sim, ramend, sram_start = self._sim, self._sim.ramend, self._sim.sram_start
         self._image = self._disasm = None
         stack = image.symbols.get("__stack")
         if stack is not None and stack & 0xFFFF != ramend:
             raise BoardError(f"{image.path.name} was linked for a part with RAMEND 0x{stack & 0xFFFF:x}, "
-                             f"not the {MCU} (0x{ramend:x})")
+                             f"not the {self.mcu} (0x{ramend:x})")
         flash: list[tuple[int, bytes]] = []
-        sram = bytearray(ramend + 1 - SRAM_START)
+        sram = bytearray(ramend + 1 - sram_start)
         code_end = 0
         for seg in image.segments:
             vaddr, paddr, data = seg.address, seg.load_address, seg.data
@@ -225,10 +256,10 @@ class AvrBoard(Board):
                 # .data/.bss: placed at their run address (the harness plays crt0's copy and clear);
                 # the initialisers also sit in flash at the load address, as on the real part.
                 start = vaddr - DATA_SPACE_BASE
-                if start < SRAM_START or start + seg.memsz > ramend + 1:
-                    raise BoardError(f"data segment 0x{start:x}+{seg.memsz} outside the {MCU}'s "
-                                     f"SRAM 0x{SRAM_START:x}..0x{ramend:x}")
-                sram[start - SRAM_START:start - SRAM_START + len(data)] = data
+                if start < sram_start or start + seg.memsz > ramend + 1:
+                    raise BoardError(f"data segment 0x{start:x}+{seg.memsz} outside the {self.mcu}'s "
+                                     f"SRAM 0x{sram_start:x}..0x{ramend:x}")
+                sram[start - sram_start:start - sram_start + len(data)] = data
                 if data and paddr < DATA_SPACE_BASE:
                     flash.append((paddr, data))
             # EEPROM, fuses, lock bits and signature (0x810000 and up) are not loaded.
@@ -239,14 +270,18 @@ class AvrBoard(Board):
         if code_end == 0:
             raise BoardError(f"{image.path.name} has no executable segment")
         free = next((image.symbols[s] for s in FREE_RAM_SYMBOLS if s in image.symbols), None)
-        free_start = free - DATA_SPACE_BASE if free is not None else SRAM_START
+        free_start = free - DATA_SPACE_BASE if free is not None else sram_start
         erased = b"\xff" * (sim.flashend + 1)
         sim.lib.shim_load_flash(sim.handle, 0, erased, len(erased))
         for address, data in flash:
             if sim.lib.shim_load_flash(sim.handle, address, data, len(data)) != 0:
-                raise BoardError(f"flash segment 0x{address:x}+{len(data)} outside the {MCU}'s flash")
+                raise BoardError(f"flash segment 0x{address:x}+{len(data)} outside the {self.mcu}'s flash")
         if sim.lib.shim_set_code_end(sim.handle, code_end) != 0:
-            raise BoardError(f"code ends at 0x{code_end:x}, beyond the {MCU}'s flash")
+            raise BoardError(f"code ends at 0x{code_end:x}, beyond the {self.mcu}'s flash")
+        sim.lib.shim_abi_entry(sim.handle, 0xFFFFFFFF, 0)
+        for entry in image.global_functions if self.check_abi else ():
+            if entry < code_end:
+                sim.lib.shim_abi_entry(sim.handle, entry, 1)
         self._image = _Image(image, flash, bytes(sram), code_end, free_start)
 
     # ------------------------------------------------------------------------------------------- call
@@ -264,27 +299,30 @@ class AvrBoard(Board):
             raise BoardError(f"unsupported return width {ret_size}")
         max_instructions = self.instruction_budget(max_instructions)
         sim, lib, h = self._sim, self._sim.lib, self._sim.handle
-        ramend = sim.ramend
+        ramend, pc_bytes = sim.ramend, sim.pc_bytes
 
-        # RAM from the top: stack arguments, then the 2-byte return address, then the free stack down
-        # to the last buffer's canary. avr-gcc's callee finds its first stack argument at SP+3.
+        # RAM from the top: stack arguments, then the return address (2 bytes, 3 on the ATmega2560), then
+        # the free stack down to the last buffer's canary. avr-gcc's callee finds its first stack argument
+        # at SP+1+pc_bytes.
         scalars, placed, buffers_end = place_buffers(args, img.free_start, ramend + 1)
         m = marshal_avr(scalars)
-        ret_base = ramend + 1 - len(m.stack) - 2
+        ret_base = ramend + 1 - len(m.stack) - pc_bytes
         if buffers_end > ret_base:
             raise BoardError(f"buffers, stack arguments and return address need "
-                             f"{buffers_end - img.free_start + len(m.stack) + 2} bytes of RAM, only "
+                             f"{buffers_end - img.free_start + len(m.stack) + pc_bytes} bytes of RAM, only "
                              f"{ramend + 1 - img.free_start} free")
         lib.shim_reset(h)                        # registers, SREG and RAM zero: r1 (__zero_reg__) = 0
-        sim.write(SRAM_START, img.sram)
+        sim.write(sim.sram_start, img.sram)
         for p in placed:
             sim.write(*buffer_image(p))
             sim.protect(p.address - len(CANARY), p.address)
             sim.protect(p.address + p.buf.length, p.address + p.buf.length + len(CANARY))
         sim.write(buffers_end, bytes([STACK_PAINT]) * (ret_base - buffers_end))
         ret_word = self._stop_pc >> 1            # the stack holds the word address, high byte first
-        sim.write(ret_base, bytes([ret_word >> 8, ret_word & 0xFF]) + m.stack)
-        regs = bytearray(32)
+        sim.write(ret_base, ret_word.to_bytes(pc_bytes, "big") + m.stack)
+        # Call-saved registers the arguments leave free get a pattern (caught if the callee returns
+        # without restoring them); the others start at zero as after reset.
+        regs = bytearray(register_pattern(r) if r in CALL_SAVED else 0 for r in range(32))
         for r, v in m.registers.items():
             regs[r] = v
         sim.write(0, bytes(regs))
@@ -292,13 +330,13 @@ class AvrBoard(Board):
         lib.shim_set_stack_floor(h, buffers_end)
         lib.shim_set_pc(h, entry)
         if taint is not None:
-            self._taint_start(taint, args, scalars, placed, ret_base + 2)
+            self._taint_start(taint, args, scalars, placed, ret_base + pc_bytes)
         else:
             lib.shim_taint_enable(h, 0, 0)
             self._taint_names = None
 
-        # The callee's RET pops the sentinel and leaves SP just above it, where the caller had it.
-        status, cycles, instructions, res, tr = self._run(max_instructions, trace, ret_base + 1)
+        # The callee's RET pops the sentinel and leaves SP where a caller had it before the CALL.
+        status, cycles, instructions, res, tr = self._run(max_instructions, trace, ret_base + pc_bytes - 1)
         if status != Status.STOPPED:
             raise self._fault(status, res, max_instructions, placed, buffers_end, symbol)
 
@@ -310,15 +348,28 @@ class AvrBoard(Board):
             if p.buf.out:
                 outputs.append(now[len(CANARY):len(CANARY) + p.buf.length])
         regs_after = sim.read(0, 32)
+        if self.check_abi:
+            self._check_abi(symbol, regs, regs_after)
         first = 26 - (ret_size + (ret_size & 1))
         return_value = int.from_bytes(regs_after[first:first + ret_size], "little")
-        top = ret_base + 2                       # the return address counts as stack
+        top = ret_base + pc_bytes                # the return address counts as stack
         painted = sim.read(buffers_end, top - buffers_end)
         # stack_high_water scans byte by byte in Python; skip the paint nobody touched at C speed first.
         untouched = len(painted) - len(painted.lstrip(bytes([STACK_PAINT])))
         stack_bytes = stack_high_water(painted[untouched:], buffers_end + untouched, top)
         return CallResult(outputs, return_value, cycles, instructions, stack_bytes, tr,
                           self._taint_findings() if taint is not None else None)
+
+    def _check_abi(self, symbol: str, before: bytes, after: bytes) -> None:
+        """A BoardFault when the callee returned with a call-saved register changed or r1 not zero."""
+        changed = [r for r in CALL_SAVED if before[r] != after[r]]
+        problems = [f"r{r} 0x{before[r]:02x} -> 0x{after[r]:02x}" for r in changed]
+        if after[ZERO_REG]:
+            problems.append(f"r1 (__zero_reg__) 0x{after[ZERO_REG]:02x}, not 0")
+        if problems:
+            raise BoardFault(f"ABI violation: {symbol} returned with {', '.join(problems)} (avr-gcc: r2..r17 "
+                             f"and r28..r29 are call-saved, argument registers included, and r1 must be 0)",
+                             None)
 
     # ------------------------------------------------------------------------------------------ taint
     def _taint_start(self, spec: TaintSpec, args: Sequence[Arg], scalars: list[int | Int],
@@ -421,11 +472,12 @@ class AvrBoard(Board):
             reason = (f"instruction budget of {max_instructions} exhausted before {symbol} returned "
                       f"(runaway loop?)")
         elif status == Status.INVALID_OPCODE:
-            reason = f"invalid opcode (reserved, or not implemented by the {MCU})"
+            reason = f"invalid opcode (reserved, or not implemented by the {self.mcu})"
         elif status == Status.BAD_DATA:
-            reason = f"data access at 0x{a:04x}, outside the {MCU}'s data space 0x0000..0x{ramend:04x}"
+            reason = f"data access at 0x{a:04x}, outside the {self.mcu}'s data space 0x0000..0x{ramend:04x}"
         elif status == Status.BAD_FLASH:
-            reason = f"program-memory read at 0x{a:x}, beyond the {MCU}'s flash (0x0..0x{self._sim.flashend:x})"
+            reason = (f"program-memory read at 0x{a:x}, beyond the {self.mcu}'s flash "
+                      f"(0x0..0x{self._sim.flashend:x})")
         elif status == Status.PROTECTED:
             reason = f"store to 0x{a:04x}, {self._canary_owner(a, placed)}"
         elif status == Status.STACK_OVERFLOW:
@@ -436,6 +488,11 @@ class AvrBoard(Board):
             reason = f"jump to 0x{a:x}, outside the program (code ends at 0x{self._image.code_end:x})"
         elif status == Status.UNSUPPORTED:
             reason = "SPM (self-programming) is outside the model"
+        elif status == Status.ABI:
+            callee = self.symbol_at(a)
+            reason = (f"ABI violation: {callee} returns with "
+                      f"{self._sim.lib.shim_message(self._sim.handle).decode(errors='replace')} (avr-gcc: r2..r17 "
+                      f"and r28..r29 are call-saved, argument registers included, and r1 must be 0)")
         elif status == Status.SLEEP:
             reason = "SLEEP: the core waits for an interrupt, and the board delivers none"
         else:
@@ -484,9 +541,9 @@ class AvrBoard(Board):
             "simulator": "simavr (libsimavr) through mcucrypt/boards/simavr_shim.c",
             "simavr_version": sim.lib.shim_version().decode(),
             "shim": sim.shim_key,
-            "mcu": MCU,
+            "mcu": self.mcu,
             "flash_bytes": sim.flashend + 1,
-            "sram": f"0x{SRAM_START:04x}..0x{sim.ramend:04x}",
+            "sram": f"0x{sim.sram_start:04x}..0x{sim.ramend:04x}",
             "pc_bytes": sim.lib.shim_pc_bytes(sim.handle),
             "simavr_frequency_hz": sim.lib.shim_frequency(sim.handle),
             "interrupts": "never delivered (the core is stepped with avr_run_one)",

@@ -60,6 +60,9 @@ class ElfImage:
                                          seg["p_paddr"]))
         self.symbols: dict[str, int] = {}
         self.sizes: dict[str, int] = {}
+        # Entries of the functions others call by name (global or weak STT_FUNC): the ones that must keep
+        # the C ABI. Local labels of an assembly file may have private conventions.
+        self.global_functions: set[int] = set()
         funcs: list[tuple[int, str]] = []
         for sec in elf.iter_sections():
             if not isinstance(sec, SymbolTableSection):
@@ -70,6 +73,9 @@ class ElfImage:
                 value = sym["st_value"]
                 self.symbols.setdefault(sym.name, value)
                 self.sizes.setdefault(sym.name, sym["st_size"])
+                if sym["st_info"]["type"] == "STT_FUNC" and sym["st_info"]["bind"] in ("STB_GLOBAL", "STB_WEAK") \
+                        and sym["st_shndx"] != "SHN_UNDEF":
+                    self.global_functions.add(value & ~1)
                 # Linker-script symbols (__mcu_free_start, __global_pointer$) mark memory, not code:
                 # naming a fault after them would mislead.
                 # Absolute symbols (region lengths, __stack) are numbers, not places.

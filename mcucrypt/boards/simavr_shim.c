@@ -40,8 +40,12 @@
 #include <sim_core.h>
 #include <sim_core_config.h>
 
-#define SHIM_MCU "atmega128"
-#define SHIM_SRAM_START 0x100u   /* ATmega128: 32 registers, 64 I/O, 160 extended I/O, then SRAM */
+/* The part is chosen at shim_create (atmega128, atmega1284p, atmega2560: mcucrypt/cores.py). SRAM starts
+ * just above the part's I/O space (simavr's ioend): 0x100 on the ATmega128 and ATmega1284P (64 I/O and
+ * 160 extended I/O registers), 0x200 on the ATmega2560 (416 extended I/O registers). CALL/RET move
+ * avr->address_size bytes: 2, or 3 on the ATmega2560 (a 17-bit word PC), which also has EIND for
+ * EICALL/EIJMP. */
+#define SHIM_SRAM_START(avr) ((uint32_t)(avr)->ioend + 1u)
 #define SHIM_MSG_LEN 256
 
 /* Why run_until returned. Keep in sync with Status in avr.py. */
@@ -49,7 +53,7 @@ enum {
 	SHIM_STOPPED = 0,         /* PC reached stop_pc with SP at stop_sp: the callee returned */
 	SHIM_BUDGET = 1,          /* max_instructions executed without reaching stop_pc */
 	SHIM_TRACE_FULL = 2,      /* a trace buffer is full: drain it and call run_until again */
-	SHIM_INVALID_OPCODE = 3,  /* pc: a reserved encoding, or one the ATmega128 lacks (EIJMP, XCH, DES...) */
+	SHIM_INVALID_OPCODE = 3,  /* pc: a reserved encoding, or one the part lacks (EIJMP without EIND, XCH, DES...) */
 	SHIM_BAD_DATA = 4,        /* pc; address: data access above RAMEND (not executed) */
 	SHIM_BAD_FLASH = 5,       /* pc; address: ELPM beyond the end of flash (not executed) */
 	SHIM_PROTECTED = 6,       /* pc; address: store to a protected byte (not executed) */
@@ -58,7 +62,24 @@ enum {
 	SHIM_UNSUPPORTED = 9,     /* pc: SPM (self-programming), outside the model */
 	SHIM_SLEEP = 10,          /* pc: SLEEP; nothing would ever wake the core */
 	SHIM_SIM_ERROR = 11,      /* pc: simavr reported an error or crashed; see shim_message() */
+	SHIM_ABI = 12,            /* pc: a RET that returns with a call-saved register changed or r1 != 0
+	                           * (not executed); address: the callee's entry; see shim_message() */
 };
+
+/* avr-gcc's call-saved registers (r2..r17, r28, r29; argument registers included: a caller may keep an
+ * argument in one after the call) and __zero_reg__ (r1, 0 at every call and return). The run loop
+ * snapshots them at every CALL/RCALL/ICALL/EICALL and, when the callee is one of the C-ABI entries the
+ * board marked (shim_abi_entry: the ELF's global functions; an assembly file's local subroutines may
+ * have private conventions), checks them at the RET that pops that return address, so an assembly routine
+ * that breaks the ABI faults where it returns, whoever called it. */
+#define SHIM_ABI_DEPTH 64
+static const uint8_t call_saved[18] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 28, 29};
+
+typedef struct {
+	uint16_t sp;            /* SP before the call pushed its return address */
+	uint32_t entry;         /* the callee's first instruction */
+	uint8_t regs[sizeof call_saved];
+} shim_frame;
 
 /* Access flags in shim_trace.acc_info */
 #define SHIM_ACC_SIZE_MASK 0x03u
@@ -72,7 +93,7 @@ typedef struct {
 	uint32_t n_pcs;
 	uint32_t *acc_pc;
 	uint32_t *acc_addr;     /* data-space address, or program-memory byte address when SHIM_ACC_FLASH */
-	uint8_t *acc_info;      /* size (1 or 2) | SHIM_ACC_FLASH | SHIM_ACC_WRITE */
+	uint8_t *acc_info;      /* size (1, 2, or 3 for a 3-byte return address) | SHIM_ACC_FLASH | SHIM_ACC_WRITE */
 	uint32_t acc_cap;
 	uint32_t n_acc;
 } shim_trace;
@@ -110,6 +131,10 @@ typedef struct {
 	uint8_t *seen;          /* per flash word: bit k set once a finding of kind k was recorded there */
 	shim_finding *findings;
 	uint32_t n_findings, cap_findings;
+	/* ABI monitor: the calls in progress, innermost last (deeper ones are counted, not checked) */
+	shim_frame frames[SHIM_ABI_DEPTH];
+	uint32_t depth;
+	uint8_t *abi_entry;     /* per flash word: 1 = a C-ABI entry point whose returns are checked */
 } shim_t;
 
 /* Opcode classes, one per encoding. Memory-touching classes say how to find the address. */
@@ -124,15 +149,18 @@ enum {
 	K_LD_ZINC, K_LD_ZDEC,
 	K_LDS,         /* LDS/STS with the address in the next word */
 	K_PUSH, K_POP,
-	K_CALL,        /* CALL, RCALL, ICALL: push a 2-byte return address */
-	K_RET,         /* RET, RETI: pop a 2-byte return address */
+	K_CALL,        /* CALL, RCALL, ICALL: push a return address (avr->address_size bytes) */
+	K_RET,         /* RET, RETI: pop a return address */
+	K_EIJMP,       /* EIJMP: EIND:Z; invalid on a part without EIND */
+	K_EICALL,      /* EICALL: EIND:Z, pushes a return address; invalid on a part without EIND */
 	K_LPM,         /* LPM, LPM Rd,Z, LPM Rd,Z+ */
 	K_ELPM,        /* ELPM, ELPM Rd,Z, ELPM Rd,Z+: RAMPZ:Z */
 };
 
 static uint8_t opclass[65536];
 
-/* Class of an opcode per the AVR Instruction Set Manual for an AVRe+ core with 128 KiB flash and no EIND. */
+/* Class of an opcode per the AVR Instruction Set Manual for an AVRe+ core (the table is shared by every part;
+ * the run loop refuses EIJMP/EICALL on a part without EIND). */
 static uint8_t classify(uint16_t o)
 {
 	switch (o >> 12) {
@@ -179,7 +207,11 @@ static uint8_t classify(uint16_t o)
 					return K_PLAIN;   /* IJMP */
 				if (o == 0x9509)
 					return K_CALL;    /* ICALL */
-				return K_INVALID;         /* EIJMP/EICALL need EIND, which the ATmega128 lacks */
+				if (o == 0x9419)
+					return K_EIJMP;
+				if (o == 0x9519)
+					return K_EICALL;
+				return K_INVALID;
 			case 0xb: return K_INVALID;    /* DES (XMEGA) and reserved */
 			case 0xc: case 0xd: return K_PLAIN;   /* JMP */
 			case 0xe: case 0xf: return K_CALL;    /* CALL */
@@ -221,20 +253,23 @@ __attribute__((constructor)) static void build_opclass(void)
 		opclass[o] = classify((uint16_t)o);
 }
 
-shim_t *shim_create(void)
+shim_t *shim_create(const char *mcu)
 {
 	avr_global_logger_set(shim_logger);
 	shim_t *s = calloc(1, sizeof *s);
 	if (s == NULL)
 		return NULL;
-	s->avr = avr_make_mcu_by_name(SHIM_MCU);
+	s->avr = avr_make_mcu_by_name(mcu);
 	if (s->avr == NULL || avr_init(s->avr) != 0) {
 		free(s->avr);
 		free(s);
 		return NULL;
 	}
 	s->protect = calloc((size_t)s->avr->ramend + 1, 1);
-	if (s->protect == NULL) {
+	s->abi_entry = calloc(((size_t)s->avr->flashend + 1) / 2, 1);
+	if (s->protect == NULL || s->abi_entry == NULL) {
+		free(s->protect);
+		free(s->abi_entry);
 		avr_terminate(s->avr);
 		free(s->avr);
 		free(s);
@@ -250,6 +285,7 @@ void shim_destroy(shim_t *s)
 	avr_terminate(s->avr);
 	free(s->avr);
 	free(s->protect);
+	free(s->abi_entry);
 	free(s->tdata);
 	free(s->seen);
 	free(s->findings);
@@ -257,6 +293,8 @@ void shim_destroy(shim_t *s)
 }
 
 uint32_t shim_ramend(const shim_t *s) { return s->avr->ramend; }
+uint32_t shim_sram_start(const shim_t *s) { return SHIM_SRAM_START(s->avr); }
+const char *shim_mcu(const shim_t *s) { return s->avr->mmcu; }
 uint32_t shim_flashend(const shim_t *s) { return s->avr->flashend; }
 uint32_t shim_frequency(const shim_t *s) { return s->avr->frequency; }
 uint32_t shim_pc_bytes(const shim_t *s) { return s->avr->address_size; }
@@ -270,11 +308,16 @@ void shim_reset(shim_t *s)
 	avr_t *avr = s->avr;
 	avr_reset(avr);
 	memset(avr->data, 0, 32);
-	memset(avr->data + SHIM_SRAM_START, 0, avr->ramend + 1 - SHIM_SRAM_START);
+	memset(avr->data + SHIM_SRAM_START(avr), 0, avr->ramend + 1 - SHIM_SRAM_START(avr));
+	if (avr->rampz)
+		avr->data[avr->rampz] = 0;
+	if (avr->eind)
+		avr->data[avr->eind] = 0;
 	memset(s->protect, 0, (size_t)avr->ramend + 1);
 	memset(avr->sreg, 0, sizeof avr->sreg);
 	avr->data[R_SREG] = 0;
 	avr->state = cpu_Running;
+	s->depth = 0;
 	s->sim_error = 0;
 	s->message[0] = '\0';
 }
@@ -304,6 +347,21 @@ int shim_read_data(const shim_t *s, uint32_t address, uint8_t *bytes, uint32_t s
 }
 
 void shim_set_pc(shim_t *s, uint32_t pc) { s->avr->pc = pc; }
+
+/* Mark (on) the function at byte address pc as a C-ABI entry whose returns are checked; pc = 0xffffffff
+ * with on = 0 clears every mark (a new program). */
+int shim_abi_entry(shim_t *s, uint32_t pc, int on)
+{
+	const size_t words = ((size_t)s->avr->flashend + 1) / 2;
+	if (pc == 0xffffffffu && !on) {
+		memset(s->abi_entry, 0, words);
+		return 0;
+	}
+	if (pc / 2 >= words)
+		return -1;
+	s->abi_entry[pc / 2] = (uint8_t)(on != 0);
+	return 0;
+}
 void shim_set_stack_floor(shim_t *s, uint16_t floor) { s->stack_floor = floor; }
 
 /* Every instruction must lie below code_end; two bytes of slack keep the second word of an LDS/STS/JMP/CALL
@@ -440,8 +498,8 @@ static uint8_t tclassify(uint16_t o)
 				case 0x95d8: return T_ELPM0;
 				default: return T_NOP;   /* SLEEP, BREAK, WDR; SPM faults */
 				}
-			case 0x9:
-				return o == 0x9409 ? T_IJMP : o == 0x9509 ? T_ICALL : T_NOP;
+			case 0x9:   /* EIJMP/EICALL: EIND is a public I/O register, Z carries the taint */
+				return (o & 0xffef) == 0x9409 ? T_IJMP : (o & 0xffef) == 0x9509 ? T_ICALL : T_NOP;
 			case 0xe: case 0xf: return T_CALL;
 			default: return T_NOP;   /* JMP; reserved */
 			}
@@ -745,7 +803,8 @@ static void taint_step(shim_t *s, uint32_t pc, uint16_t o)
 	case T_RET:
 	case T_RETI:
 		t = t_sp(s, pc, "return-address pop");
-		t |= t_rd(s, (uint16_t)(sp + 1)) | t_rd(s, (uint16_t)(sp + 2));
+		for (unsigned i = 1; i <= avr->address_size; i++)
+			t |= t_rd(s, (uint16_t)(sp + i));
 		if (t)
 			taint_finding(s, pc, SHIM_TAINT_INDIRECT, t, "return address popped from the stack");
 		if (tclass[o] == T_RETI)
@@ -762,8 +821,8 @@ static void taint_step(shim_t *s, uint32_t pc, uint16_t o)
 		/* fall through */
 	case T_CALL:
 		t = t_sp(s, pc, "return-address push");
-		t_wr(s, sp, t);
-		t_wr(s, (uint16_t)(sp - 1), t);
+		for (unsigned i = 0; i < avr->address_size; i++)
+			t_wr(s, (uint16_t)(sp - i), t);
 		break;
 	case T_ADIW: {
 		const unsigned p = 24 + 2 * ((o >> 4) & 3);
@@ -858,6 +917,41 @@ int shim_taint_finding(const shim_t *s, uint32_t i, shim_finding *out)
 	return 0;
 }
 
+/* A RET about to leave SP at sp_after: when it pops the return address of the innermost recorded call,
+ * compare the registers with that call's snapshot. 1 (message and res->address set) on a violation.
+ * Calls abandoned without a RET (SP reset past them) are dropped; the board's own call has no frame. */
+static int abi_return(shim_t *s, uint16_t sp_after, shim_result *res)
+{
+	const avr_t *avr = s->avr;
+	while (s->depth > 0 && s->depth <= SHIM_ABI_DEPTH && s->frames[s->depth - 1].sp < sp_after)
+		s->depth--;
+	if (s->depth == 0)
+		return 0;
+	if (s->depth > SHIM_ABI_DEPTH) {
+		s->depth--;
+		return 0;
+	}
+	const shim_frame *f = &s->frames[s->depth - 1];
+	if (f->sp != sp_after)
+		return 0;
+	s->depth--;
+	if (f->entry / 2 >= ((uint32_t)avr->flashend + 1) / 2 || !s->abi_entry[f->entry / 2])
+		return 0;
+	int n = 0;
+	char *m = s->message;
+	const size_t cap = sizeof s->message;
+	for (unsigned i = 0; i < sizeof call_saved; i++)
+		if (avr->data[call_saved[i]] != f->regs[i] && (size_t)n < cap)
+			n += snprintf(m + n, cap - (size_t)n, "%sr%u 0x%02x -> 0x%02x", n ? ", " : "", call_saved[i],
+				      f->regs[i], avr->data[call_saved[i]]);
+	if (avr->data[1] != 0 && (size_t)n < cap)
+		n += snprintf(m + n, cap - (size_t)n, "%sr1 (__zero_reg__) 0x%02x, not 0", n ? ", " : "", avr->data[1]);
+	if (n == 0)
+		return 0;
+	res->address = f->entry;
+	return 1;
+}
+
 /* Run from the current PC until the callee returns (PC = stop_pc with SP = stop_sp, so that a stray jump
  * to stop_pc is not taken for a return), a fault, or max_instructions; see the SHIM_* codes. trace may be
  * NULL. On a fault the offending instruction has not been executed, except for SHIM_SLEEP and
@@ -903,6 +997,12 @@ int shim_run_until(shim_t *s, uint32_t stop_pc, uint16_t stop_sp, uint64_t max_i
 			const uint16_t sp = reg16(avr, R_SPL);
 			switch (kind) {
 			case K_INVALID: status = SHIM_INVALID_OPCODE; goto out;
+			case K_EIJMP:
+				if (!avr->eind) {
+					status = SHIM_INVALID_OPCODE;
+					goto out;
+				}
+				goto touches_no_memory;
 			case K_SPM: status = SHIM_UNSUPPORTED; goto out;
 			case K_LDD_Y:
 			case K_LDD_Z: {
@@ -917,10 +1017,16 @@ int shim_run_until(shim_t *s, uint32_t stop_pc, uint16_t stop_sp, uint64_t max_i
 			case K_LD_ZINC: addr = reg16(avr, R_ZL); break;
 			case K_LD_ZDEC: addr = (uint16_t)(reg16(avr, R_ZL) - 1); break;
 			case K_LDS: addr = flash16(avr, pc + 2); break;
+			case K_EICALL:
+				if (!avr->eind) {
+					status = SHIM_INVALID_OPCODE;
+					goto out;
+				}
+				/* fall through */
 			case K_PUSH:
 			case K_CALL:
 				write = 1;
-				size = kind == K_CALL ? 2 : 1;
+				size = kind == K_PUSH ? 1 : avr->address_size;
 				addr = (uint16_t)(sp - (size - 1));
 				if (sp > ramend || addr > ramend) {
 					res->address = sp > ramend ? sp : addr;
@@ -936,11 +1042,15 @@ int shim_run_until(shim_t *s, uint32_t stop_pc, uint16_t stop_sp, uint64_t max_i
 			case K_POP:
 			case K_RET:
 				write = 0;
-				size = kind == K_RET ? 2 : 1;
+				size = kind == K_RET ? avr->address_size : 1;
 				addr = (uint16_t)(sp + 1);
 				if ((uint32_t)addr + size - 1 > ramend) {
 					res->address = addr;
 					status = SHIM_BAD_DATA;
+					goto out;
+				}
+				if (kind == K_RET && abi_return(s, (uint16_t)(sp + size), res)) {
+					status = SHIM_ABI;
 					goto out;
 				}
 				break;
@@ -968,8 +1078,11 @@ int shim_run_until(shim_t *s, uint32_t stop_pc, uint16_t stop_sp, uint64_t max_i
 					status = SHIM_BAD_DATA;
 					goto out;
 				}
-				if (write && (s->protect[addr] || (size == 2 && s->protect[addr + 1]))) {
-					res->address = s->protect[addr] ? addr : addr + 1;
+				unsigned hit = 0;
+				while (write && hit < size && !s->protect[addr + hit])
+					hit++;
+				if (write && hit < size) {
+					res->address = addr + hit;
 					status = SHIM_PROTECTED;
 					goto out;
 				}
@@ -982,12 +1095,25 @@ int shim_run_until(shim_t *s, uint32_t stop_pc, uint16_t stop_sp, uint64_t max_i
 				trace->n_acc++;
 			}
 		}
+touches_no_memory:
 		if (trace)
 			trace->pcs[trace->n_pcs++] = pc;
 		if (s->taint_on)
 			taint_step(s, pc, op);
 
+		const int calls = kind == K_CALL || kind == K_EICALL;
+		if (calls && s->depth < SHIM_ABI_DEPTH) {
+			shim_frame *f = &s->frames[s->depth];
+			f->sp = reg16(avr, R_SPL);
+			for (unsigned i = 0; i < sizeof call_saved; i++)
+				f->regs[i] = avr->data[call_saved[i]];
+		}
 		avr->pc = avr_run_one(avr);
+		if (calls) {
+			if (s->depth < SHIM_ABI_DEPTH)
+				s->frames[s->depth].entry = avr->pc;
+			s->depth++;
+		}
 		n++;
 		prev_pc = pc;
 		if (s->sim_error || avr->state == cpu_Crashed || avr->state == cpu_Stopped) {

@@ -149,7 +149,8 @@ def plan(board: RealBoard, selections: Sequence[Selection], *, runs: int = DEFAU
     for sel in selections:
         impl = sel.impl
         driver = driver_for(impl.primitive.kind)
-        fw = RecordingFirmware(impl, sel.prim_id, board.target)
+        # recorded on the board's own part (an AVR board: its -mmcu, its return-address size)
+        fw = RecordingFirmware(impl, sel.prim_id, board.target, core=board.mcu)
         ops = driver.bench(fw)
         recorded.append((sel, driver, fw, ops, list(fw.calls)))
         fw.calls.clear()
@@ -431,11 +432,17 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, clock: int | None 
     # the runner and generated tables: no -Wcast-align complaints about function pointers in tables
     # mcu_declassify: the AEAD implementations publish their verdict through it (the taint checker's
     # declassification point, an identity); every virtual-board image links it too.
+    # AVR: -fstack-usage gives the runner's frames (obj/<stem>.su), which check_fit adds to the deepest
+    # recorded call
+    su = ["-fstack-usage"] if board.target == "avr" else []
     for src in [str(image_c), *(str(REAL_DIR / s) for s in board.sources),
                 str(ROOT / "crypto/common/mcu_declassify.c"),
                 *([str(ROOT / "boards/common/mini_libc.c")] if board.target != "avr" else [])]:
         obj = work / (Path(src).stem + ".o")
-        _run([t.cc, *support_flags, "-c", src, "-o", str(obj)], f"compiling {Path(src).name} for {board.name}")
+        # (not the board file: gcc cannot size its naked interrupt handler, which _isr_bytes counts)
+        runner_side = Path(src).name in ("image.c", "runner.c")
+        _run([t.cc, *support_flags, *(su if runner_side else []), "-c", src, "-o", str(obj)],
+             f"compiling {Path(src).name} for {board.name}")
         objects.append(str(obj))
     elf = out_dir / f"mcucrypt-{board.name}.elf"
     ldflags = ["-Wl,--gc-sections", f"-Wl,-Map={elf.with_suffix('.map')}"]
@@ -454,6 +461,8 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, clock: int | None 
                              f"does not fit the {board.name}'s memory: choose fewer with --prim/--impl "
                              f"(linker: {full[0].split(': ', 1)[-1].strip()})") from None
         raise
+    if board.target == "avr":
+        check_fit(board, pl, elf, work)
     binf, hexf = elf.with_suffix(".bin"), elf.with_suffix(".hex")
     if board.target == "avr":
         _run([objcopy, "-O", "binary", "-R", ".eeprom", "-R", ".fuse", str(elf), str(binf)], "objcopy bin")
@@ -471,6 +480,104 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, clock: int | None 
         "ops": [json.loads(op["json"][:-1] + "}") | {"call": op["call"]} for op in pl.ops],
         "elf": elf.name, "bin": binf.name, "hex": hexf.name}, indent=1) + "\n")
     return Outputs(elf, binf, hexf, pl)
+
+
+# --------------------------------------------------------------------------------------------- fitting
+
+@dataclass
+class Fit:
+    """What an AVR image needs of its part (check_fit)."""
+    flash: int                    # .text + .data initialisers
+    static_ram: int               # .data + .bss + .noinit
+    stack: int                    # the runner's frames + the deepest recorded call + the timer interrupt
+    deepest: str                  # the recorded call that needs the most stack, and its bytes
+    largest: list[tuple[str, int]]    # the biggest statically allocated objects
+
+
+def _stack_usage(work: Path) -> dict[str, int]:
+    """Function -> bytes from the .su files gcc -fstack-usage wrote (AVR: the return address included)."""
+    out: dict[str, int] = {}
+    for su in work.glob("*.su"):
+        for line in su.read_text().splitlines():
+            where, _, rest = line.partition("\t")
+            name = where.rsplit(":", 1)[-1].split(".")[0]
+            size = int(rest.split("\t")[0])
+            out[name] = max(out.get(name, 0), size)
+    return out
+
+
+def _isr_bytes(elf: Path, cc: str, pc_bytes: int) -> int:
+    """The deepest interrupt frame: PUSHes of each __vector_N (the runner's are naked, their own pushes
+    only) plus the return address the interrupt pushes."""
+    dump = subprocess.run([_tool(cc, "objdump"), "-d", str(elf)], capture_output=True, text=True).stdout
+    worst, pushes, inside = 0, 0, False
+    for line in dump.splitlines():
+        if line.endswith(">:"):
+            if inside:
+                worst = max(worst, pushes)
+            inside, pushes = "<__vector_" in line, 0
+        elif inside and "\tpush\t" in line:
+            pushes += 1
+    if inside:
+        worst = max(worst, pushes)
+    return worst + pc_bytes
+
+
+def measure_fit(board: RealBoard, pl: Plan, elf: Path, work: Path) -> Fit:
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+    sizes: dict[str, int] = {}
+    largest: list[tuple[str, int]] = []
+    with elf.open("rb") as f:
+        e = ELFFile(f)
+        for sec in e.iter_sections():
+            sizes[sec.name] = sizes.get(sec.name, 0) + sec["sh_size"]
+        data_range = []
+        for name in (".data", ".bss", ".noinit"):
+            sec = e.get_section_by_name(name)
+            if sec is not None and sec["sh_size"]:
+                data_range.append((sec["sh_addr"], sec["sh_addr"] + sec["sh_size"]))
+        for sec in e.iter_sections():
+            if isinstance(sec, SymbolTableSection):
+                for sym in sec.iter_symbols():
+                    a = sym["st_value"]
+                    if sym["st_info"]["type"] == "STT_OBJECT" and sym["st_size"] and \
+                            any(lo <= a < hi for lo, hi in data_range):
+                        largest.append((sym.name, sym["st_size"]))
+    largest.sort(key=lambda x: -x[1])
+    frames = _stack_usage(work)
+    # main -> (run_call | stack_use | itself) -> callK | timedK -> the implementation; run_call and
+    # stack_use may be inlined into main (then they have no .su line and main's frame holds them)
+    runner = frames.get("main", 0) + max(frames.get("run_call", 0), frames.get("stack_use", 0)) + \
+        max((v for k, v in frames.items() if re.fullmatch(r"(call|timed)\d+", k)), default=0)
+    deepest = max(pl.calls, key=lambda c: c.result.stack_bytes, default=None)
+    callee = deepest.result.stack_bytes if deepest else 0
+    isr = _isr_bytes(elf, get_target(board.target).cc, board.pc_bytes)
+    return Fit(sizes.get(".text", 0) + sizes.get(".data", 0),
+               sizes.get(".data", 0) + sizes.get(".bss", 0) + sizes.get(".noinit", 0),
+               runner + callee + isr,
+               f"{deepest.function} {callee} bytes" if deepest else "no call",
+               largest[:3])
+
+
+def check_fit(board: RealBoard, pl: Plan, elf: Path, work: Path) -> Fit:
+    """An ImageError (one line) when the image's static RAM plus its worst stack exceed the part's SRAM,
+    or its code and initialised data the part's flash. avr-gcc's linker script checks neither (the stack
+    is not a section), so an image that does not fit used to link, then crash or boot-loop on the part."""
+    from ..cores import get_core
+    core = get_core(board.target, board.mcu)
+    fit = measure_fit(board, pl, elf, work)
+    what = f"{len({c['impl'] + c['prim'] for c in pl.checks})} implementations, {len(pl.ops)} bench operations"
+    if core.flash_bytes is not None and fit.flash > core.flash_bytes:
+        raise ImageError(f"the selection ({what}) does not fit the {board.name}'s {core.flash_bytes} bytes of "
+                         f"flash: {fit.flash} bytes of code and data; choose fewer with --prim/--impl")
+    if core.sram_bytes is not None and fit.static_ram + fit.stack > core.sram_bytes:
+        big = ", ".join(f"{n} {b}" for n, b in fit.largest)
+        raise ImageError(f"the selection ({what}) does not fit the {board.name}'s {core.sram_bytes} bytes of "
+                         f"SRAM: {fit.static_ram} bytes of static data ({big}) + {fit.stack} of stack (deepest "
+                         f"call: {fit.deepest}) = {fit.static_ram + fit.stack}; choose fewer with --prim/--impl, "
+                         f"or fewer vectors with --max-vectors")
+    return fit
 
 
 def make_image(board: RealBoard, prims: Sequence[str], impls: Sequence[str], out_dir: Path, *,

@@ -251,11 +251,17 @@
  * the last: per block, frame bits into state byte 4 (bits 36..38), the permutation, then absorb the
  * input word into state bytes 12..15 (mode 0), or also write it masked with the keystream (1, encrypt),
  * or unmask it and absorb the result (2, decrypt); the keystream, state bytes 8..11, is the complement
- * of the registers. Arguments arrive in r24.. r10 per the avr-gcc ABI; after
- * the pushes they live in a frame that Y points to (SP after the last push), because the permutation
- * needs every other register:
- *   Y+1 chunks  Y+2 frame  Y+3:4 key (hi:lo)  Y+5:6 state  Y+9:10 in  Y+11:12 out  Y+13:14 nblocks
- *   Y+16 mode   (in, out, nblocks and mode are the pushed copies of the callee-saved r10..r17)
+ * of the registers. Arguments arrive in r24.. r10 per the avr-gcc ABI; after the 18 pushes of the
+ * call-saved registers they are pushed again, as a frame of working variables that Y points to (SP after
+ * the last push), because the permutation needs every other register:
+ *   Y+1 chunks  Y+2 frame  Y+3:4 key (hi:lo)  Y+5:6 state  Y+7:8 in  Y+9:10 out  Y+11:12 nblocks
+ *   Y+13 mode
+ * in, out and nblocks advance in this frame, never in the saved copies of r12..r17 above it: the caller
+ * may keep an argument in its register after the call (call-saved registers stay call-saved when they
+ * carry arguments), which GCC does once LTO inlines the mode into a caller that reuses `in` or `out`.
+ * (The first version advanced the saved copies and so returned with r12..r17 changed: with -flto the
+ * caller then computed the tail of the message and the tag from an `out` already moved past the blocks,
+ * wrong ciphertext and a store past the buffer; docs/tinyjambu.md.)
  * Between permutations r18..r27 are free: X walks the input, Z the output, r19 carries a byte. */
 #define FP_CHUNKS 1
 #define FP_FRAME 2
@@ -263,13 +269,14 @@
 #define FP_KEY_L 4
 #define FP_STATE_H 5
 #define FP_STATE_L 6
-#define FP_IN_H 9
-#define FP_IN_L 10
-#define FP_OUT_H 11
-#define FP_OUT_L 12
-#define FP_N_H 13
-#define FP_N_L 14
-#define FP_MODE 16
+#define FP_IN_H 7
+#define FP_IN_L 8
+#define FP_OUT_H 9
+#define FP_OUT_L 10
+#define FP_N_H 11
+#define FP_N_L 12
+#define FP_MODE 13
+#define FP_BYTES 13
 #define IO_SPL 0x3d
 #define IO_SPH 0x3e
 #define TJ_ENCRYPT 1
@@ -285,6 +292,9 @@
     .endr
     lsl r20                         /* chunks = steps >> 7 */
     rol r21
+    .irp r, 10,12,13,14,15,16,17    /* working copies: mode, nblocks, out, in */
+    push \r
+    .endr
     push r24
     push r25
     push r22
@@ -356,8 +366,8 @@
     std Z + \i, \i + 2
     .endr
     clr r1
-    .irp r, 18,18,18,18,18,18       /* drop the six frame bytes */
-    pop \r
+    .rept FP_BYTES                  /* drop the frame */
+    pop r18
     .endr
     .irp r, 29,28,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2
     pop \r

@@ -83,7 +83,7 @@ MCU_FN(x25519, fe_mul):
     push r29
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 105               ; SP -= 105: the core's frame
+    subi r28, 106               ; SP -= 106: the core's frame
     sbci r29, 0
     in r0, 0x3f
     cli
@@ -93,8 +93,8 @@ MCU_FN(x25519, fe_mul):
     rcall x25519_avr_fe_mul_core; clobbers r0..r31 but for r2 = 0 ... r1 = 0 on return
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, lo8(-105)
-    sbci r29, hi8(-105)
+    subi r28, lo8(-106)
+    sbci r29, hi8(-106)
     in r0, 0x3f
     cli
     out 0x3e, r29
@@ -126,38 +126,38 @@ x25519_avr_fe_mul_core:
     in r28, 0x3d
     in r29, 0x3e
     adiw r28, 1                 ; Y = F = SP + 1 (the caller's frame)
-    std Y+4, r24                ; r pointer, kept for after the calls
-    std Y+5, r25                ; r pointer, kept for after the calls
-    std Y+6, r22                ; a pointer, kept for after the calls
-    std Y+7, r23                ; a pointer, kept for after the calls
-    std Y+8, r20                ; b pointer, kept for after the calls
-    std Y+9, r21                ; b pointer, kept for after the calls
+    std Y+5, r24                ; r pointer, kept for after the calls
+    std Y+6, r25                ; r pointer, kept for after the calls
+    std Y+7, r22                ; a pointer, kept for after the calls
+    std Y+8, r23                ; a pointer, kept for after the calls
+    std Y+9, r20                ; b pointer, kept for after the calls
+    std Y+10, r21               ; b pointer, kept for after the calls
     clr r2                      ; mul128's zero register
     movw r26, r28               ; X = t
-    adiw r26, 43
+    adiw r26, 44
     movw r28, r22               ; Y = a
     movw r30, r20               ; Z = b
     ; L = a_l b_l -> t[0..31]
     rcall mpmul_avr_kara_mul128
     in r30, 0x3d                ; Z = F - 1
     in r31, 0x3e
-    ldd r28, Z+7                ; Y = a + 16
-    ldd r29, Z+8
-    ldd r0, Z+9                 ; Z = b + 16
-    ldd r31, Z+10
+    ldd r28, Z+8                ; Y = a + 16
+    ldd r29, Z+9
+    ldd r0, Z+10                ; Z = b + 16
+    ldd r31, Z+11
     mov r30, r0
     adiw r28, 16
     adiw r30, 16
     in r26, 0x3d                ; X = t + 32
     in r27, 0x3e
-    subi r26, lo8(-76)
-    sbci r27, hi8(-76)
+    subi r26, lo8(-77)
+    sbci r27, hi8(-77)
     ; H = a_h b_h -> t[32..63]
     rcall mpmul_avr_kara_mul128
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r26, Y+7                ; X = a
-    ldd r27, Y+8
+    ldd r26, Y+8                ; X = a
+    ldd r27, Y+9
     ld r4, X+                   ; x[0]
     ld r5, X+                   ; x[1]
     ld r6, X+                   ; x[2]
@@ -239,24 +239,24 @@ x25519_avr_fe_mul_core:
     sbc r17, r1                 ; +1 if negative
     sbc r18, r1                 ; +1 if negative
     sbc r19, r1                 ; +1 if negative
-    std Y+12, r4                ; da[0]
-    std Y+13, r5                ; da[1]
-    std Y+14, r6                ; da[2]
-    std Y+15, r7                ; da[3]
-    std Y+16, r8                ; da[4]
-    std Y+17, r9                ; da[5]
-    std Y+18, r10               ; da[6]
-    std Y+19, r11               ; da[7]
-    std Y+20, r12               ; da[8]
-    std Y+21, r13               ; da[9]
-    std Y+22, r14               ; da[10]
-    std Y+23, r15               ; da[11]
-    std Y+24, r16               ; da[12]
-    std Y+25, r17               ; da[13]
-    std Y+26, r18               ; da[14]
-    std Y+27, r19               ; da[15]
-    ldd r30, Y+9                ; Z = b
-    ldd r31, Y+10
+    std Y+13, r4                ; da[0]
+    std Y+14, r5                ; da[1]
+    std Y+15, r6                ; da[2]
+    std Y+16, r7                ; da[3]
+    std Y+17, r8                ; da[4]
+    std Y+18, r9                ; da[5]
+    std Y+19, r10               ; da[6]
+    std Y+20, r11               ; da[7]
+    std Y+21, r12               ; da[8]
+    std Y+22, r13               ; da[9]
+    std Y+23, r14               ; da[10]
+    std Y+24, r15               ; da[11]
+    std Y+25, r16               ; da[12]
+    std Y+26, r17               ; da[13]
+    std Y+27, r18               ; da[14]
+    std Y+28, r19               ; da[15]
+    ldd r30, Y+10               ; Z = b
+    ldd r31, Y+11
     ld r12, Z+                  ; x[0]
     ld r13, Z+                  ; x[1]
     ld r14, Z+                  ; x[2]
@@ -338,39 +338,39 @@ x25519_avr_fe_mul_core:
     sbc r25, r3                 ; +1 if negative
     sbc r26, r3                 ; +1 if negative
     sbc r27, r3                 ; +1 if negative
-    std Y+28, r12               ; db[0]
-    std Y+29, r13               ; db[1]
-    std Y+30, r14               ; db[2]
-    std Y+31, r15               ; db[3]
-    std Y+32, r16               ; db[4]
-    std Y+33, r17               ; db[5]
-    std Y+34, r18               ; db[6]
-    std Y+35, r19               ; db[7]
-    std Y+36, r20               ; db[8]
-    std Y+37, r21               ; db[9]
-    std Y+38, r22               ; db[10]
-    std Y+39, r23               ; db[11]
-    std Y+40, r24               ; db[12]
-    std Y+41, r25               ; db[13]
-    std Y+42, r26               ; db[14]
-    std Y+43, r27               ; db[15]
+    std Y+29, r12               ; db[0]
+    std Y+30, r13               ; db[1]
+    std Y+31, r14               ; db[2]
+    std Y+32, r15               ; db[3]
+    std Y+33, r16               ; db[4]
+    std Y+34, r17               ; db[5]
+    std Y+35, r18               ; db[6]
+    std Y+36, r19               ; db[7]
+    std Y+37, r20               ; db[8]
+    std Y+38, r21               ; db[9]
+    std Y+39, r22               ; db[10]
+    std Y+40, r23               ; db[11]
+    std Y+41, r24               ; db[12]
+    std Y+42, r25               ; db[13]
+    std Y+43, r26               ; db[14]
+    std Y+44, r27               ; db[15]
     eor r1, r3                  ; signs differ: 0xff ...
     com r1                      ; q = 0xff: the middle term takes -M, q = 0: +M
-    std Y+11, r1
-    ldd r26, Y+5                ; X = r
-    ldd r27, Y+6
+    std Y+12, r1
+    ldd r26, Y+6                ; X = r
+    ldd r27, Y+7
     movw r30, r28               ; Z = |b_l - b_h|
-    adiw r30, 28
-    adiw r28, 12                ; Y = |a_l - a_h|
+    adiw r30, 29
+    adiw r28, 13                ; Y = |a_l - a_h|
     clr r2
     ; M = |a_l - a_h| |b_l - b_h| -> r[0..31], entered with their low halves in registers
     rcall mpmul_avr_kara_mul128_regs
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r23, Y+11
-    ldd r30, Y+5                ; Z = M = r
-    ldd r31, Y+6
-    adiw r28, 44                ; Y = t
+    ldd r23, Y+12
+    ldd r30, Y+6                ; Z = M = r
+    ldd r31, Y+7
+    adiw r28, 45                ; Y = t
     movw r26, r30               ; X = r (for the end)
     clr r18
     ldi r19, 38
@@ -2058,7 +2058,7 @@ MCU_FN(x25519, fe_sqr):
     push r29
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 105               ; SP -= 105: the core's frame
+    subi r28, 106               ; SP -= 106: the core's frame
     sbci r29, 0
     in r0, 0x3f
     cli
@@ -2068,8 +2068,8 @@ MCU_FN(x25519, fe_sqr):
     rcall x25519_avr_fe_sqr_core; clobbers r0..r31 but for r2 = 0 ... r1 = 0 on return
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, lo8(-105)
-    sbci r29, hi8(-105)
+    subi r28, lo8(-106)
+    sbci r29, hi8(-106)
     in r0, 0x3f
     cli
     out 0x3e, r29
@@ -2101,29 +2101,29 @@ x25519_avr_fe_sqr_core:
     in r28, 0x3d
     in r29, 0x3e
     adiw r28, 1                 ; Y = F = SP + 1 (the caller's frame)
-    std Y+4, r24                ; r pointer, kept for after the calls
-    std Y+5, r25                ; r pointer, kept for after the calls
-    std Y+6, r22                ; a pointer, kept for after the calls
-    std Y+7, r23                ; a pointer, kept for after the calls
+    std Y+5, r24                ; r pointer, kept for after the calls
+    std Y+6, r25                ; r pointer, kept for after the calls
+    std Y+7, r22                ; a pointer, kept for after the calls
+    std Y+8, r23                ; a pointer, kept for after the calls
     clr r2                      ; sqr128's zero register
     movw r26, r28               ; X = t
-    adiw r26, 24
+    adiw r26, 25
     movw r28, r22               ; Y = a
     ; L = a_l^2 -> t[0..31]
     rcall x25519_avr_sqr128
     in r30, 0x3d                ; Z = F - 1
     in r31, 0x3e
-    ldd r28, Z+7                ; Y = a + 16
-    ldd r29, Z+8
+    ldd r28, Z+8                ; Y = a + 16
+    ldd r29, Z+9
     adiw r28, 16
     movw r26, r30               ; X = t + 32
-    adiw r26, 57
+    adiw r26, 58
     ; H = a_h^2 -> t[32..63]
     rcall x25519_avr_sqr128
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r26, Y+7                ; X = a
-    ldd r27, Y+8
+    ldd r26, Y+8                ; X = a
+    ldd r27, Y+9
     ld r4, X+                   ; x[0]
     ld r5, X+                   ; x[1]
     ld r6, X+                   ; x[2]
@@ -2205,33 +2205,33 @@ x25519_avr_fe_sqr_core:
     sbc r17, r1                 ; +1 if negative
     sbc r18, r1                 ; +1 if negative
     sbc r19, r1                 ; +1 if negative
-    std Y+9, r4                 ; da[0]
-    std Y+10, r5                ; da[1]
-    std Y+11, r6                ; da[2]
-    std Y+12, r7                ; da[3]
-    std Y+13, r8                ; da[4]
-    std Y+14, r9                ; da[5]
-    std Y+15, r10               ; da[6]
-    std Y+16, r11               ; da[7]
-    std Y+17, r12               ; da[8]
-    std Y+18, r13               ; da[9]
-    std Y+19, r14               ; da[10]
-    std Y+20, r15               ; da[11]
-    std Y+21, r16               ; da[12]
-    std Y+22, r17               ; da[13]
-    std Y+23, r18               ; da[14]
-    std Y+24, r19               ; da[15]
-    ldd r26, Y+5                ; X = r (a is dead)
-    ldd r27, Y+6
-    adiw r28, 9                 ; Y = |a_l - a_h|
+    std Y+10, r4                ; da[0]
+    std Y+11, r5                ; da[1]
+    std Y+12, r6                ; da[2]
+    std Y+13, r7                ; da[3]
+    std Y+14, r8                ; da[4]
+    std Y+15, r9                ; da[5]
+    std Y+16, r10               ; da[6]
+    std Y+17, r11               ; da[7]
+    std Y+18, r12               ; da[8]
+    std Y+19, r13               ; da[9]
+    std Y+20, r14               ; da[10]
+    std Y+21, r15               ; da[11]
+    std Y+22, r16               ; da[12]
+    std Y+23, r17               ; da[13]
+    std Y+24, r18               ; da[14]
+    std Y+25, r19               ; da[15]
+    ldd r26, Y+6                ; X = r (a is dead)
+    ldd r27, Y+7
+    adiw r28, 10                ; Y = |a_l - a_h|
     clr r2
     ; M = |a_l - a_h|^2 -> r[0..31], entered with its low 8 bytes in r4..r11
     rcall x25519_avr_sqr128_regs
     in r28, 0x3d                ; Y = F - 1
     in r29, 0x3e
-    ldd r30, Y+5                ; Z = M = r
-    ldd r31, Y+6
-    adiw r28, 25                ; Y = t
+    ldd r30, Y+6                ; Z = M = r
+    ldd r31, Y+7
+    adiw r28, 26                ; Y = t
     movw r26, r30               ; X = r (for the end)
     clr r18
     ldi r19, 38
@@ -4147,7 +4147,7 @@ MCU_FN(x25519, ladder_step):
     push r29
     in r28, 0x3d
     in r29, 0x3e
-    subi r28, 169               ; SP -= 169
+    subi r28, 170               ; SP -= 170
     sbci r29, 0
     in r0, 0x3f
     cli                         ; SP written with interrupts off
@@ -5303,9 +5303,9 @@ MCU_FN(x25519, ladder_step):
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
     ldd r31, Y+2
-    movw r24, r28               ; F + 105
-    subi r24, lo8(-106)
-    sbci r25, hi8(-106)
+    movw r24, r28               ; F + 106
+    subi r24, lo8(-107)
+    sbci r25, hi8(-107)
     movw r22, r30               ; st + 96
     subi r22, lo8(-96)
     sbci r23, hi8(-96)
@@ -5314,9 +5314,9 @@ MCU_FN(x25519, ladder_step):
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st
     ldd r31, Y+2
-    movw r24, r28               ; F + 137
-    subi r24, lo8(-138)
-    sbci r25, hi8(-138)
+    movw r24, r28               ; F + 138
+    subi r24, lo8(-139)
+    sbci r25, hi8(-139)
     movw r22, r30               ; st + 128
     subi r22, lo8(-128)
     sbci r23, hi8(-128)
@@ -5708,8 +5708,8 @@ MCU_FN(x25519, ladder_step):
     in r29, 0x3e
     ldd r30, Y+1                ; Z = st + 32
     ldd r31, Y+2
-    subi r28, lo8(-106)         ; Y = AA (BB at +32)
-    sbci r29, hi8(-106)
+    subi r28, lo8(-107)         ; Y = AA (BB at +32)
+    sbci r29, hi8(-107)
     adiw r30, 32
     clr r2
     ldi r24, 19
@@ -6560,18 +6560,18 @@ MCU_FN(x25519, ladder_step):
     movw r24, r30               ; st + 32
     subi r24, lo8(-32)
     sbci r25, hi8(-32)
-    movw r22, r28               ; F + 105
-    subi r22, lo8(-106)
-    sbci r23, hi8(-106)
-    movw r20, r28               ; F + 137
-    subi r20, lo8(-138)
-    sbci r21, hi8(-138)
+    movw r22, r28               ; F + 106
+    subi r22, lo8(-107)
+    sbci r23, hi8(-107)
+    movw r20, r28               ; F + 138
+    subi r20, lo8(-139)
+    sbci r21, hi8(-139)
     call x25519_avr_fe_mul_core
     in r28, 0x3d
     in r29, 0x3e
     adiw r28, 1                 ; Y = F
-    subi r28, lo8(-168)         ; SP back: Y - 1 - 0 + 169
-    sbci r29, hi8(-168)
+    subi r28, lo8(-169)         ; SP back: Y - 1 - 0 + 170
+    sbci r29, hi8(-169)
     in r0, 0x3f
     cli
     out 0x3e, r29

@@ -100,11 +100,17 @@ def frame_leave(a: Asm, size: int, yoff: int = 0, save: bool = True) -> None:
     a("ret")
 
 
-# A core's frame is its caller's: the core finds it at F = SP + 1 on entry (F[0..2) its own return
-# address, F[2..4) two bytes its caller keeps for itself, the core's data from F + 4 on), so that the
-# ladder step, which calls the cores nine times, allocates it once instead of once per call. The
+# A core's frame is its caller's: the core finds it at F = SP + 1 on entry (F[0..RET) its own return
+# address, then two bytes its caller keeps for itself, the core's data from F + CORE_DATA on), so that
+# the ladder step, which calls the cores nine times, allocates it once instead of once per call. The
 # caller reserves CALLER_RESERVE bytes from its own SP + 1 (below its return address, if any).
-CORE_DATA = 4
+# RET, the return address a CALL pushes, is 2 bytes on the ATmega128 and ATmega1284P but 3 on the
+# ATmega2560 (a 17-bit word PC), so F moves down by one there and the caller's two bytes (the ladder
+# step's st) are F[3..5): the core's data starts at F + 5 on every part (one byte unused where RET is
+# 2). The first version started it at F + 4, which on the 2560 is the high byte of st: the ladder step
+# lost its state pointer after its first product (docs/x25519.md, "The ATmega2560").
+MAX_RET_BYTES = 3
+CORE_DATA = MAX_RET_BYTES + 2
 
 
 def core_enter(a: Asm) -> None:
@@ -489,6 +495,7 @@ SQR128_REGS_SKIPS = [0]   # cycles the sqr128_regs entry skips (set by gen_sqr12
 FS_PTR, FS_DA, FS_T = CORE_DATA, CORE_DATA + 4, CORE_DATA + 20
 FS_FRAME = FS_T + 64
 # what a core's caller reserves from its SP + 1: the larger core frame less the core's return address
+# (at least 2 bytes: the reserve is enough for 3 too)
 CALLER_RESERVE = max(FM_FRAME, FS_FRAME) - 2
 
 
