@@ -482,3 +482,75 @@ def test_output_into_a_closed_pipe_ends_quietly():
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 141 and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+# ------------------------------------------------------------------------------- size-aware export
+
+def test_export_refuses_a_selection_that_does_not_fit_and_names_it(tmp_path):
+    """LEA avr-fast's three key sizes (about 51 KB) in an Uno's 32,256 bytes of flash; X25519's stack in 64
+    bytes of SRAM: exit 2, one line naming what does not fit, nothing left behind."""
+    out = tmp_path / "x"
+    proc = subprocess.run([*CLI, "export", "--target", "avr", "--prim", "lea", "--impl", "avr-fast", "--flash", "32256",
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, env=ENV)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    line = proc.stderr.strip().splitlines()[-1]
+    assert "does not fit 32,256 bytes of flash" in line and "lea avr-fast" in line, line
+    assert not out.exists()
+    proc = subprocess.run([*CLI, "export", "--target", "avr", "--prim", "lea128", "--impl", "avr-fast", "--sram", "16",
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, env=ENV)
+    assert proc.returncode == 2 and "lea128 (avr-fast) does not fit 16 bytes of SRAM" in proc.stderr, proc.stderr
+    # The part's own budget: the ATmega128's 128 KiB hold it, and the listing gives each family's size.
+    proc = run([*CLI, "export", "--target", "avr", "--prim", "lea", "--impl", "avr-fast", "--out", str(out)])
+    m = re.search(r"lea avr-fast: ([\d,]+) bytes of code", proc.stdout)
+    assert m and 30_000 < int(m.group(1).replace(",", "")) < 131_072, proc.stdout
+    assert "of 131,072 bytes of flash in all" in proc.stdout
+    manifest = json.loads((out / "mcucrypt-export.json").read_text())
+    assert manifest["units"][0]["code_bytes"] == int(m.group(1).replace(",", ""))
+    assert "code B (family)" in (out / "README.md").read_text()
+
+
+def test_optimize_size_chooses_the_smallest_and_reports_progress(tmp_path):
+    """LEA-128 on the ATmega128: speed picks avr-fast (unrolled, about 12 KB), size picks ref (about 2 KB);
+    each candidate is announced on stderr while it is measured."""
+    for optimize, want in (("speed", "avr-fast"), ("size", "ref")):
+        proc = run([*CLI, "export", "--target", "avr", "--prim", "lea128", "--optimize", optimize,
+                    "--out", str(tmp_path / optimize)])
+        assert re.search(rf"^lea128: {want} \(", proc.stdout, re.M), proc.stdout
+        assert "mcucrypt: measuring lea128: ref (1 of 2)" in proc.stderr and "avr-fast (2 of 2)" in proc.stderr
+    sizes = {o: json.loads((tmp_path / o / "mcucrypt-export.json").read_text())["code_bytes"] for o in ("speed", "size")}
+    assert sizes["size"] < sizes["speed"], sizes
+
+
+# ----------------------------------------------------------------------------- API reference shipped
+
+def test_api_reference_tables_are_rectangular_and_notes_fit_the_family():
+    text = (ROOT / "docs" / "api.md").read_text()
+    for table in re.findall(r"(?:^\|.*\|\n)+", text, re.M):
+        rows = table.strip().splitlines()
+        widths = {r.count("|") for r in rows}
+        assert len(widths) == 1, rows[:3]
+    ascon_aead = text.split("### asconaead128 (aead)", 1)[1].split("###", 1)[0]
+    assert "fixednonce" not in ascon_aead and "wipe_state" not in ascon_aead and "tinyjambu" not in ascon_aead
+    assert "**Nonce**" in ascon_aead and "pass NULL" in ascon_aead
+    tj = text.split("## tinyjambu", 1)[1].split("\n## ", 1)[0]
+    assert "**Nonce**" in tj and "2^32" in tj and "fixednonce" in tj
+
+
+def test_export_ships_its_api_reference_and_documents_every_function(tmp_path):
+    export("avr", tmp_path / "lib", prims=["tinyjambu128", "lea128", "x25519"],
+           impl=["tinyjambu=avr-fast", "lea=avr-fast", "x25519=avr-fast"])
+    api = (tmp_path / "lib" / "API.md").read_text()
+    assert "## tinyjambu" in api and "## lea" in api and "## x25519" in api and "## aes" not in api
+    assert "| tinyjambu128 | avr-fast |" in api and "ref-normal" not in api
+    for h in (tmp_path / "lib" / "src" / "mcucrypt").glob("*_avr_fast.h"):
+        lines = h.read_text().splitlines()
+        for n, line in enumerate(lines):
+            if re.match(r"^(void|int) mcu_\w+\(", line):
+                assert lines[n - 1].endswith("*/"), f"{h.name}: no doc comment before {line}"
+                doc = " ".join(lines[max(0, n - 8):n])
+                assert "Returns" in doc, f"{h.name}: {line}"
+    tj = (tmp_path / "lib" / "src" / "mcucrypt" / "tinyjambu_avr_fast.h").read_text()
+    assert "nsec: unused, pass NULL" in tj and "Returns 0 when the tag verifies; -1 otherwise" in tj
+    assert "Nonces: TinyJAMBU" in tj
+    tc = (tmp_path / "lib" / "cmake" / "toolchain.cmake").read_text()
+    assert "/usr/bin" not in tc and "find_program(CMAKE_AR NAMES avr-gcc-ar avr-ar" in tc
