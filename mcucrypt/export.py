@@ -872,20 +872,28 @@ every header is `extern "C"`; include `mcucrypt.h` as is.
 
 def _arduino_text(target: str) -> str:
     board = "the Uno or the Mega 2560" if target == "avr" else "the Due"
-    fqbn = "arduino:avr:mega:cpu=atmega2560" if target == "avr" else "arduino:sam:arduino_due_x"
-    cmd = " ".join(arduino_builder_command(fqbn, Path(f"<libraries>/<this folder>/examples/{SKETCH}/{SKETCH}.ino"),
-                                           libraries=Path("<libraries>"), build=Path("<build>")))
-    return f"""
+    text = f"""
 ## Arduino
 
 Copy this folder into your sketchbook's `libraries/` and `#include <mcucrypt.h>`; it needs no flags (the
 core's own recipe, `-Os -flto`, builds it). `examples/{SKETCH}` (File > Examples > mcucrypt-{target}) checks
 the official vectors of every primitive here on {board} and prints
-`{{"summary":"example","result":N}}` on Serial at 115200 baud (N: vectors passed). The selection must fit
-the board: an ATmega328P (Uno) has 32 KiB of flash and 2 KiB of SRAM (`mcucrypt export --optimize size`,
-and the export's size check with `--core`).
+`{{"summary":"example","result":N}}` on Serial at 115200 baud (N: vectors passed).
+"""
+    if target != "avr":
+        return text + """
+The Due's core (arduino:sam) comes from the IDE's Boards Manager (Debian packages only the AVR core).
+"""
+    cmd = " ".join(arduino_builder_command("arduino:avr:mega:cpu=atmega2560",
+                                           Path(f"<libraries>/<this folder>/examples/{SKETCH}/{SKETCH}.ino"),
+                                           libraries=Path("<libraries>"), build=Path("<build>")))
+    return text + f"""
+The selection must fit the board: export for an Uno (ATmega328P: 32,256 bytes of flash for sketches,
+2 KiB of SRAM) with `--flash 32256 --sram 2048`, which refuses what cannot fit, and `--optimize size` to
+choose the smallest implementations.
 
-With Debian's packages (`apt install arduino-builder arduino-core-avr`) instead of the IDE:
+With Debian's packages (`apt install arduino-builder arduino-core-avr`) instead of the IDE, for the Mega
+2560 (the Uno: `-fqbn arduino:avr:uno`):
 
     {cmd}
 
@@ -906,7 +914,7 @@ Building needs the platform and its toolchain, which PlatformIO downloads on fir
 
 def export(target: str, out: Path, *, core: str | None = None, prims: list[str] | None = None,
            impl: str | list[str] | None = None, allow_variable_time: bool = False, url: str | None = None,
-           optimize: str = "speed", flash: int | None = None, sram: int | None = None,
+           optimize: str = "speed", flash: int | None = None, sram: int | None = None, fit_check: bool = True,
            progress: Callable[[str], None] | None = None) -> dict:
     if target not in TOOLS:
         raise ExportError(f"export targets are {', '.join(TOOLS)} (not {target!r})")
@@ -941,9 +949,10 @@ def export(target: str, out: Path, *, core: str | None = None, prims: list[str] 
     arch = [*_march(units, target), *_part_arch(target, c)]
     try:
         code = unit_sizes(target, units, src, sources, arch)
-        if sram or c.sram_bytes:
-            _measure_named_stacks(target, c, units)
-        check_fit(c, units, code, flash, sram)
+        if fit_check:
+            if sram or c.sram_bytes:
+                _measure_named_stacks(target, c, units)
+            check_fit(c, units, code, flash, sram)
     except BaseException:
         shutil.rmtree(out)          # nothing half-written stays behind
         raise
@@ -1110,6 +1119,9 @@ def register(subparsers: Any) -> None:
                         "e.g. --flash 32256 --sram 2048 for an Arduino Uno")
     s.add_argument("--sram", type=_positive, metavar="BYTES",
                    help="the SRAM a call's stack may take (default: the part's, for cores that give it: AVR)")
+    s.add_argument("--no-fit-check", action="store_true",
+                   help="write the library even when all of it would not fit the part (an archive from which each "
+                        "firmware links only what it calls: `make lib`)")
     s.add_argument("--url", help="the project page written into library.json and library.properties "
                                  "(default: the checkout's http(s) git remote `origin`)")
     s.set_defaults(func=cmd_export)
@@ -1132,7 +1144,7 @@ def cmd_export(opts: argparse.Namespace) -> int:
     try:
         manifest = export(opts.target, Path(opts.out), core=opts.core, prims=opts.prim or [], impl=opts.impl,
                           allow_variable_time=opts.allow_variable_time, url=opts.url, optimize=opts.optimize,
-                          flash=opts.flash, sram=opts.sram,
+                          flash=opts.flash, sram=opts.sram, fit_check=not opts.no_fit_check,
                           progress=lambda line: print(f"mcucrypt: measuring {line}", file=sys.stderr, flush=True))
     except (ExportError, ChoiceError, CoreError) as e:
         raise UsageError(str(e)) from None
