@@ -80,6 +80,15 @@ PARTS = {
 KNOWN_BROKEN: dict[tuple[str, str], str] = {}
 
 
+def test_the_matrix_covers_every_family_on_every_target():
+    """A family added to the catalog joins CELLS (and the examples' check.c and vectors.h)."""
+    cat = load_catalog()
+    for target in PARTS:
+        have = {f for t, f, _ in CELLS if t == target}
+        want = {p.name for p in cat.primitives.values() if any(cat.implementations(i, target) for i in p.instances)}
+        assert have == want, f"{target}: add {sorted(want - have)} to CELLS; drop {sorted(have - want)}"
+
+
 def variants(target: str) -> list[tuple[str, str, Part]]:
     """(optimisation, language, part) of a cell: everything under MCUCRYPT_FULL=1; by default each
     optimisation once and each language on the main part (-O2 as C is tests/test_export.py's run), and
