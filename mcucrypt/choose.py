@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Callable
 from pathlib import Path
+from typing import Callable
 
 from . import bench as bench_mod
 from .catalog import Implementation, load_catalog
@@ -96,8 +96,8 @@ def choose(prim_id: str, target: str, core: str | Core | None = None, *, prefer_
     """The fastest verified implementation of ``prim_id`` that runs on ``core`` (default: the target's real
     part); with ``optimize`` "size" the smallest (code bytes in the image), "balanced" the best product
     of the two ratios to the best candidate's. ``progress`` hears a line before each candidate is built,
-    checked and timed (the first choice on a machine runs every candidate's vectors: minutes). With ``prefer_ct`` only implementations claiming constant time compete, unless there are none
-    (then ``ct_fallback`` is set and every candidate competes); with ``reentrant_only`` none that keeps
+    checked and timed (the first choice on a machine runs every candidate's vectors: minutes). With
+    ``prefer_ct`` only implementations claiming constant time compete, unless there are none (then ``ct_fallback`` is set and every candidate competes); with ``reentrant_only`` none that keeps
     state in static RAM (META.yml `reentrant: false`). An implementation with a state layout of its own
     (it exports `interleave`: permute takes bit-interleaved lanes) is never chosen: its generic permute
     would not take the specification's layout."""
