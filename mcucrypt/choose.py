@@ -97,10 +97,11 @@ def choose(prim_id: str, target: str, core: str | Core | None = None, *, prefer_
     part); with ``optimize`` "size" the smallest (code bytes in the image), "balanced" the best product
     of the two ratios to the best candidate's. ``progress`` hears a line before each candidate is built,
     checked and timed (the first choice on a machine runs every candidate's vectors: minutes). With
-    ``prefer_ct`` only implementations claiming constant time compete, unless there are none (then ``ct_fallback`` is set and every candidate competes); with ``reentrant_only`` none that keeps
-    state in static RAM (META.yml `reentrant: false`). An implementation with a state layout of its own
-    (it exports `interleave`: permute takes bit-interleaved lanes) is never chosen: its generic permute
-    would not take the specification's layout."""
+    ``prefer_ct`` only implementations claiming constant time compete, unless there are none (then
+    ``ct_fallback`` is set and every candidate competes); with ``reentrant_only`` none that keeps state in
+    static RAM (META.yml `reentrant: false`). An implementation with a state layout of its own (it exports
+    `interleave`: permute takes bit-interleaved lanes) is never chosen: its generic permute would not take
+    the specification's layout."""
     c = core if isinstance(core, Core) else get_core(target, core)
     cands, excluded = runnable(prim_id, target, c)
     for i in cands:
