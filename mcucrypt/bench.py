@@ -247,7 +247,7 @@ def run_bench(jobs: list[Job], *, workers: int | None = None,
     return records
 
 
-def provenance() -> dict:
+def provenance(cores: Iterable[str] = ()) -> dict:
     """Everything a figure depends on: commit, toolchains, flags, simulators and their timing models."""
     def git(*args: str) -> str:
         try:
@@ -262,6 +262,12 @@ def provenance() -> dict:
             boards[t] = make_board(t).describe_model()
         except Exception as e:   # a board that cannot start is itself a fact worth recording
             boards[t] = {"error": str(e)}
+    from .cores import CORES
+    for c in cores:              # records measured on another part (bench --core): that part's board too
+        try:
+            boards[f"{CORES[c].target}:{c}"] = make_board(CORES[c].target, CORES[c].mcu).describe_model()
+        except Exception as e:
+            boards[f"{CORES[c].target}:{c}"] = {"error": str(e)}
     toolchains = {}
     for name, t in TARGETS.items():
         try:
@@ -316,7 +322,8 @@ def write_results(records: list[BenchRecord], path: Path, *, merge: bool = False
     not linger), in place, and new jobs are appended. The file's provenance is this run's; what was kept
     from earlier runs is listed under ``earlier_runs``."""
     new = [{"schema_version": SCHEMA_VERSION, **asdict(r)} for r in records]
-    doc: dict = {"schema_version": SCHEMA_VERSION, "provenance": provenance(), "records": new}
+    doc: dict = {"schema_version": SCHEMA_VERSION,
+                 "provenance": provenance(sorted({r.core for r in records if r.core})), "records": new}
     if merge and path.is_file():
         old = read_results(path)
         fresh: dict[tuple, list[dict]] = {}

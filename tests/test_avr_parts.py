@@ -22,7 +22,7 @@ import pytest
 
 from mcucrypt.boards import make_board
 from mcucrypt.boards.avr import CALL_SAVED, PARTS, AvrBoard
-from mcucrypt.boards.base import BoardFault, Buf, Int
+from mcucrypt.boards.base import BoardError, BoardFault, Buf, Int
 from mcucrypt.build import build
 from mcucrypt.catalog import load_catalog
 from mcucrypt.cores import CORES, get_core
@@ -82,10 +82,10 @@ def test_the_atmega128_stays_the_default() -> None:
     assert {c.name for c in CORES.values() if c.target == "avr"} == {"atmega128", *NEW_PARTS}
 
 
-def test_an_elf_for_another_part_is_refused(tmp_path) -> None:
+def test_an_elf_for_another_part_is_refused() -> None:
     image = build("avr", FIXTURES, name="abi-fixtures-2560", mcu="atmega2560",
                   keep=["abi_sum10"])
-    with pytest.raises(Exception, match="RAMEND 0x21ff, not the atmega128"):
+    with pytest.raises(BoardError, match="RAMEND 0x21ff, not the atmega128"):
         AvrBoard().load(image.path)
 
 

@@ -50,9 +50,10 @@ FREE_RAM_SYMBOLS = ("__heap_start", "_end", "__bss_end", "__data_end")
 ACC_SIZE_MASK, ACC_FLASH, ACC_WRITE = 0x03, 0x40, 0x80    # shim_trace.acc_info bits
 # avr-gcc's ABI (https://gcc.gnu.org/wiki/avr-gcc, "Register Layout"): a callee must return with these
 # as it found them (arguments passed in r8..r17 included: the caller may keep using them after the call)
-# and with r1 (__zero_reg__) zero. The board fills every register the arguments leave free with a
-# pattern and checks all of them after each call: an assembly routine that forgets one faults on every
-# call, not only under the inlining (LTO) that would make a caller rely on it.
+# and with r1 (__zero_reg__) zero. The board gives the call-saved registers the arguments leave free a
+# pattern and checks all of them after each call, and the shim checks every return from a global
+# function inside it: an assembly routine that forgets one faults on every call, not only under the
+# inlining (LTO) that would make a caller rely on it (docs/board-avr.md, "The ABI monitor").
 CALL_SAVED = (*range(2, 18), 28, 29)
 ZERO_REG = 1
 
@@ -138,7 +139,7 @@ def shim_library() -> tuple[ctypes.CDLL, str]:
     buf = ctypes.c_char_p
     for name, res, args in (
             ("shim_version", ctypes.c_char_p, []), ("shim_create", p, [ctypes.c_char_p]),
-            ("shim_destroy", None, [p]), ("shim_mcu", ctypes.c_char_p, [p]), ("shim_sram_start", u32, [p]),
+            ("shim_destroy", None, [p]), ("shim_sram_start", u32, [p]),
             ("shim_ramend", u32, [p]), ("shim_flashend", u32, [p]), ("shim_frequency", u32, [p]),
             ("shim_pc_bytes", u32, [p]), ("shim_message", ctypes.c_char_p, [p]), ("shim_reset", None, [p]),
             ("shim_load_flash", ctypes.c_int, [p, u32, buf, u32]),

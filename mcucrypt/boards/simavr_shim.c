@@ -294,7 +294,6 @@ void shim_destroy(shim_t *s)
 
 uint32_t shim_ramend(const shim_t *s) { return s->avr->ramend; }
 uint32_t shim_sram_start(const shim_t *s) { return SHIM_SRAM_START(s->avr); }
-const char *shim_mcu(const shim_t *s) { return s->avr->mmcu; }
 uint32_t shim_flashend(const shim_t *s) { return s->avr->flashend; }
 uint32_t shim_frequency(const shim_t *s) { return s->avr->frequency; }
 uint32_t shim_pc_bytes(const shim_t *s) { return s->avr->address_size; }

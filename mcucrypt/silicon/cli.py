@@ -31,6 +31,11 @@ def cmd_firmware(opts: argparse.Namespace) -> int:
     total = sum(c["total"] for c in pl.checks)
     print(f"{board.name}: {len(pl.checks)} implementations, {vectors} of {total} official vectors embedded, "
           f"{len(pl.ops)} bench operations x {pl.runs} runs", file=sys.stderr)
+    if built.fit is not None:
+        from ..cores import get_core
+        part = get_core(board.target, board.mcu)
+        print(f"{board.name}: SRAM {built.fit.static_ram} static + {built.fit.stack} stack of {part.sram_bytes} "
+              f"bytes, flash {built.fit.flash} of {part.flash_bytes}", file=sys.stderr)
     for path in (built.elf, built.bin, built.hex):
         print(path, file=sys.stderr if opts.run else sys.stdout)   # with --run, stdout is the UART log
     if opts.run:

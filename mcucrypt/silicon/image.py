@@ -346,6 +346,7 @@ class Outputs:
     bin: Path
     hex: Path
     plan: Plan
+    fit: "Fit | None" = None    # AVR: what the image needs of its part (check_fit)
 
 
 def _run(cmd: Sequence[str], what: str) -> None:
@@ -461,8 +462,7 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, clock: int | None 
                              f"does not fit the {board.name}'s memory: choose fewer with --prim/--impl "
                              f"(linker: {full[0].split(': ', 1)[-1].strip()})") from None
         raise
-    if board.target == "avr":
-        check_fit(board, pl, elf, work)
+    fit = check_fit(board, pl, elf, work) if board.target == "avr" else None
     binf, hexf = elf.with_suffix(".bin"), elf.with_suffix(".hex")
     if board.target == "avr":
         _run([objcopy, "-O", "binary", "-R", ".eeprom", "-R", ".fuse", str(elf), str(binf)], "objcopy bin")
@@ -478,8 +478,10 @@ def build_image(board: RealBoard, pl: Plan, out_dir: Path, *, clock: int | None 
         "board": board.name, "target": board.target, "kind": pl.kind, "runs": pl.runs, "qemu_memory": qemu,
         "checks": [{k: ch[k] for k in ("prim", "impl", "vectors", "total")} for ch in pl.checks],
         "ops": [json.loads(op["json"][:-1] + "}") | {"call": op["call"]} for op in pl.ops],
-        "elf": elf.name, "bin": binf.name, "hex": hexf.name}, indent=1) + "\n")
-    return Outputs(elf, binf, hexf, pl)
+        "elf": elf.name, "bin": binf.name, "hex": hexf.name,
+        **({"fit": {"flash": fit.flash, "static_ram": fit.static_ram, "stack": fit.stack}} if fit else {})},
+        indent=1) + "\n")
+    return Outputs(elf, binf, hexf, pl, fit)
 
 
 # --------------------------------------------------------------------------------------------- fitting
