@@ -31,6 +31,7 @@ from .targets import ROOT, TARGETS
 
 EXIT_USAGE = 2           # bad input: unknown name, wrong length, malformed hex, failed authentication
 EXIT_FIRMWARE_FAULT = 3  # the firmware faulted or ran away on its board
+EXIT_BROKEN_PIPE = 141   # the reader of the output went away (128 + SIGPIPE, as a shell reports it)
 
 # Modules (under mcucrypt/) that add subcommands through register(subparsers); one line each.
 SUBCOMMAND_MODULES: list[str] = [
@@ -929,7 +930,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                            + (": check MCUCRYPT_ROOT" if os.environ.get("MCUCRYPT_ROOT") else ""))
         if opts.command != "completion":
             _other_checkout_note()
-        return opts.func(opts)
+        status = opts.func(opts)
+        sys.stdout.flush()      # inside the try: a reader that went away (| head) is seen here, not at exit
+        return status
+    except BrokenPipeError:
+        # The reader of our output closed it (`mcucrypt list --json | head`): stop quietly, as a command
+        # killed by SIGPIPE would. Point stdout at /dev/null so the interpreter's own flush at exit does
+        # not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except BoardFault as e:
         print(f"mcucrypt: firmware fault: {e}", file=sys.stderr)
         return EXIT_FIRMWARE_FAULT

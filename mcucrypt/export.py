@@ -34,7 +34,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import stackwipe
 from .build import impl_define
@@ -48,14 +48,19 @@ SPDX_C = "// SPDX-License-Identifier: MIT"
 SPDX_HASH = "# SPDX-License-Identifier: MIT"
 
 # Compiler, archiver and architecture flags per target (what the user's toolchain must match).
+# The archiver is gcc-ar (the LTO plugin's wrapper of ar): an archive of -flto objects needs its symbol
+# index, which plain ar cannot write; for ordinary objects it is ar.
 TOOLS = {
-    "rv32": {"cc": "riscv64-unknown-elf-gcc", "ar": "riscv64-unknown-elf-ar", "processor": "riscv32",
+    "rv32": {"cc": "riscv64-unknown-elf-gcc", "cxx": "riscv64-unknown-elf-g++", "ar": "riscv64-unknown-elf-gcc-ar",
+             "size": "riscv64-unknown-elf-size", "processor": "riscv32",
              "arch": ["-mabi=ilp32", "-mcmodel=medlow", "-msmall-data-limit=0"]},
-    "armv7m": {"cc": "arm-none-eabi-gcc", "ar": "arm-none-eabi-ar", "processor": "arm",
-               "arch": ["-mcpu=cortex-m3", "-mthumb"]},
-    "avr": {"cc": "avr-gcc", "ar": "avr-ar", "processor": "avr", "arch": ["-mmcu=atmega128"]},
+    "armv7m": {"cc": "arm-none-eabi-gcc", "cxx": "arm-none-eabi-g++", "ar": "arm-none-eabi-gcc-ar",
+               "size": "arm-none-eabi-size", "processor": "arm", "arch": ["-mcpu=cortex-m3", "-mthumb"]},
+    "avr": {"cc": "avr-gcc", "cxx": "avr-g++", "ar": "avr-gcc-ar", "size": "avr-size", "processor": "avr",
+            "arch": ["-mmcu=atmega128"]},
 }
-CFLAGS = ["-O2", "-std=c99", "-ffreestanding", "-fno-builtin", "-ffunction-sections", "-fdata-sections",
+OPTFLAGS = ["-O2"]      # the exported Makefile's default; `make OPTFLAGS="-Os -flto"` builds it as firmware may
+CFLAGS = ["-std=c99", "-ffreestanding", "-fno-builtin", "-ffunction-sections", "-fdata-sections",
           "-Wall", "-Wextra"]
 PLATFORMIO = {"rv32": ["sifive"], "armv7m": ["ststm32", "atmelsam"], "avr": ["atmelavr"]}
 ARDUINO_ARCH = {"armv7m": "sam", "avr": "avr"}      # Arduino Due (SAM3X8E, Cortex-M3); ATmega boards
@@ -262,6 +267,107 @@ KIND_NOTES = {
          "`mcu_<id>_wipe_product`. `mul_n` (where present) takes `nwords` even, 2..64."),
     ],
 }
+# The doc comment of each function in the exported headers, per kind and operation: what it does, each
+# parameter with its size, the return value, and what the caller must wipe. {P} is the size-macro prefix
+# (MCU_<ID>_<IMPL>), {p} the function prefix (mcu_<id>_<impl>). An operation missing here gets a pointer
+# to the API reference.
+OP_DOCS: dict[str, dict[str, list[str]]] = {
+    "blockcipher": {
+        "keyschedule": ["Expands key ({P}_KEY_BYTES) into rk ({P}_RK_BYTES, opaque) for encrypt (and ctr).",
+                        "Returns nothing. rk holds the key: wipe it with {p}_wipe_rk when done."],
+        "keyschedule_dec": ["Expands key ({P}_KEY_BYTES) into rk ({P}_RK_BYTES) for decrypt (decrypt takes this "
+                            "one, not keyschedule's). Returns nothing. Wipe rk with {p}_wipe_rk."],
+        "encrypt": ["Encrypts one block: in and out {P}_BLOCK_BYTES each (distinct buffers), rk from keyschedule.",
+                    "Returns nothing; reads rk only (reusable for any number of calls)."],
+        "decrypt": ["Decrypts one block: in and out {P}_BLOCK_BYTES each (distinct buffers), rk from "
+                    "keyschedule_dec where the implementation has it, else keyschedule. Returns nothing."],
+        "encrypt_blocks": ["Encrypts nblocks consecutive blocks (ECB, nblocks * {P}_BLOCK_BYTES bytes; in and out "
+                           "distinct). Returns nothing."],
+        "ctr": ["Counter mode (NIST SP 800-38A): out = in XOR the key stream, len bytes (any length). iv: the "
+                "initial counter block ({P}_BLOCK_BYTES, public, never reused with one key); its last four bytes "
+                "are a big-endian counter incremented modulo 2^32. rk from keyschedule. Returns nothing."],
+    },
+    "stream": {
+        "block": ["One key-stream block: out ({P}_BLOCK_BYTES) from key ({P}_KEY_BYTES), nonce ({P}_NONCE_BYTES, "
+                  "never reused with one key) and the 32-bit block counter (RFC 8439). Returns nothing. out is key "
+                  "stream: wipe it if unused."],
+        "xor": ["out = in XOR the key stream from block `counter` on, len bytes (any length); key "
+                "({P}_KEY_BYTES), nonce ({P}_NONCE_BYTES, never reused with one key). Returns nothing."],
+        "permute": ["The ChaCha20 block function on a 16-word state (in, out: 64 bytes each; for benchmarks). "
+                    "Returns nothing."],
+    },
+    "aead": {
+        "aead_encrypt": ["Encrypts m (mlen bytes) and authenticates it with ad (adlen bytes): c gets mlen + "
+                         "{P}_TAG_BYTES bytes, *clen that length. nsec: unused, pass NULL (the NIST LWC API's "
+                         "secret message number). npub: the nonce, {P}_NONCE_BYTES, never twice under one key. "
+                         "k: the key, {P}_KEY_BYTES. Returns 0."],
+        "aead_decrypt": ["Verifies and decrypts c (clen bytes, the tag last) with ad (adlen bytes): m gets clen - "
+                         "{P}_TAG_BYTES bytes, *mlen that length. nsec: unused, pass NULL. npub, k as for "
+                         "encryption. Returns 0 when the tag verifies; -1 otherwise, with m zeroed and *mlen 0 "
+                         "(nothing released; the tag comparison is constant time)."],
+        "fixednonce_init_state": ["Runs the nonce setup once: state ({P}_STATE_BYTES, 4-byte aligned) from npub "
+                                  "({P}_NONCE_BYTES) and k ({P}_KEY_BYTES). Returns nothing. The state is secret: "
+                                  "wipe it with {p}_wipe_state."],
+        "fixednonce_encrypt_from_state": ["As aead_encrypt, from a state of fixednonce_init_state (which stays "
+                                          "unchanged). One state is one nonce: never encrypt two messages from it. "
+                                          "Returns 0."],
+        "fixednonce_decrypt_from_state": ["As aead_decrypt, from a state of fixednonce_init_state. Returns 0, or -1 "
+                                          "with m zeroed and *mlen 0."],
+        "permute": ["The keyed permutation on state ({P}_STATE_BYTES) for `steps` steps (for benchmarks and "
+                    "the constant-time check). Returns nothing."],
+    },
+    "hash": {
+        "hash": ["One-shot digest: out ({P}_OUT_BYTES) of in (inlen bytes). Returns 0."],
+        "xof": ["One-shot XOF: outlen bytes of output into out from in (inlen bytes). Returns nothing."],
+        "cxof": ["One-shot customized XOF: outlen bytes into out from in (inlen bytes) and the customization "
+                 "string z (zlen bytes). Returns nothing."],
+        "init": ["Starts an incremental hash in ctx ({P}_CTX_BYTES, 4-byte aligned). Returns nothing."],
+        "cxof_init": ["Starts an incremental customized XOF in ctx ({P}_CTX_BYTES) with z (zlen bytes). "
+                      "Returns nothing."],
+        "update": ["Absorbs in (inlen bytes; any number of calls, any lengths). Returns nothing."],
+        "final": ["Writes the digest ({P}_OUT_BYTES) to out. Returns nothing. ctx holds message-derived state: "
+                  "wipe it with {p}_wipe_ctx."],
+        "squeeze": ["Writes the next outlen bytes of output (repeatable). Returns nothing. Wipe ctx with "
+                    "{p}_wipe_ctx when done."],
+    },
+    "dh": {
+        "x25519": ["shared = X25519(scalar, point) (RFC 7748): scalar ({P}_SCALAR_BYTES, clamped inside), point "
+                   "the peer's u-coordinate ({P}_POINT_BYTES), shared {P}_POINT_BYTES, distinct from both. "
+                   "Returns nothing; an all-zero shared (low-order point) is returned as computed: reject it if "
+                   "your protocol requires. Wipe scalar and shared ({p}_wipe_scalar, {p}_wipe_shared)."],
+        "x25519_base": ["public_key = X25519(scalar, 9) ({P}_POINT_BYTES from {P}_SCALAR_BYTES). Returns nothing. "
+                        "Wipe the scalar with {p}_wipe_scalar when done."],
+        "fe_mul": ["Field multiplication mod 2^255 - 19 on {P}_FE_WORDS-limb elements (for benchmarks and the "
+                   "constant-time check). Returns nothing."],
+        "fe_sqr": ["Field squaring mod 2^255 - 19 ({P}_FE_WORDS limbs). Returns nothing."],
+        "fe_invert": ["Field inversion mod 2^255 - 19 ({P}_FE_WORDS limbs). Returns nothing."],
+        "ladder": ["The Montgomery ladder over `bits` scalar bits on the state st (for benchmarks and the "
+                   "constant-time check). Returns nothing."],
+    },
+    "permutation": {
+        "permute": ["Permutes the state ({P}_STATE_BYTES) in place. Returns nothing."],
+        "interleave": ["Converts the state in place to this implementation's bit-interleaved layout. Returns nothing."],
+        "deinterleave": ["Converts the state in place back to the FIPS 202 layout. Returns nothing."],
+    },
+    "mpmul": {
+        "mul": ["r = a * b: a and b {P}_OPERAND_WORDS little-endian 32-bit limbs, r {P}_PRODUCT_WORDS (not "
+                "overlapping a or b; a may equal b). Returns nothing."],
+        "mul_n": ["r = a * b on nwords-limb operands (nwords even, 2..64), r 2 * nwords limbs. Returns nothing."],
+    },
+}
+
+# Nonce rules per AEAD id family (docs/api.md and the headers).
+NONCE_RULES = {
+    "ascon": "Ascon-AEAD128 (NIST SP 800-232): a 16-byte nonce that never repeats under one key; a counter is "
+             "simplest; random 16-byte nonces collide with negligible probability. A repeated "
+             "nonce reveals the XOR of the two messages' first blocks and voids the authenticity guarantee.",
+    "tinyjambu": "TinyJAMBU: a 12-byte nonce that never repeats under one key. Use a counter: random 96-bit "
+                 "nonces are unsafe beyond about 2^32 messages per key (birthday bound). A repeated nonce "
+                 "reveals the XOR of the two messages' first blocks and voids the authenticity guarantee; the fixednonce "
+                 "functions serve one message per state for this reason.",
+}
+
+
 COMMON_NOTES = [
     ("Reentrancy", "every function is reentrant and may run in several threads or interrupt levels at "
      "once on distinct buffers: no implementation has writable static data (no .data or .bss: the tests "
@@ -303,13 +409,30 @@ def _expand(prims: list[str], target: str) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def select(target: str, core: Core, prims: list[str], impl: str | None,
-           allow_variable_time: bool) -> tuple[list[Unit], list[str]]:
-    """The units to export, and warnings for the user."""
+def parse_impls(items: list[str] | str | None) -> dict[str, str]:
+    """--impl values: NAME (every selected primitive) or PRIM=NAME (that id or family), repeatable.
+    Returns {id, family or '*': implementation}."""
+    out: dict[str, str] = {}
+    for item in [items] if isinstance(items, str) else (items or []):
+        key, sep, name = item.rpartition("=")
+        key = key if sep else "*"
+        if not name or (key in out and out[key] != name):
+            raise ExportError(f"--impl {item!r}: give NAME or PRIM=NAME, once per primitive")
+        out[key] = name
+    return out
+
+
+def select(target: str, core: Core, prims: list[str], impl: str | list[str] | None,
+           allow_variable_time: bool, optimize: str = "speed",
+           progress: Callable[[str], None] | None = None) -> tuple[list[Unit], list[str]]:
+    """The units to export, and warnings for the user. ``impl``: see parse_impls; ``optimize`` and
+    ``progress``: see choose.choose."""
     cat = load_catalog()
     units: dict[tuple[str, str], Unit] = {}
     warnings: list[str] = []
+    named = parse_impls(impl)
     for prim_id in _expand(prims, target):
+        impl = named.get(prim_id) or named.get(cat.by_id(prim_id).name) or named.get("*")
         if impl is not None:
             im = cat.implementation(prim_id, impl)
             why = core.why_not(im)
@@ -318,12 +441,15 @@ def select(target: str, core: Core, prims: list[str], impl: str | None,
             reason = {"how": "named with --impl"}
         else:
             # The library promises reentrancy (docs/api.md): implementations with static state only by --impl.
-            ch = choose(prim_id, target, core, prefer_ct=not allow_variable_time, reentrant_only=True)
+            ch = choose(prim_id, target, core, prefer_ct=not allow_variable_time, reentrant_only=True,
+                        optimize=optimize, progress=progress)
             im = ch.impl
-            reason = {"how": "fastest verified" + ("" if allow_variable_time else " constant-time")
-                      + f" on {core.name}", "op": ch.op, "cycles": ch.cycles, "excluded": ch.excluded}
+            best = BEST_WORD[optimize]
+            reason = {"how": f"{best} verified" + ("" if allow_variable_time else " constant-time")
+                      + f" on {core.name}", "op": ch.op, "cycles": ch.cycles, "excluded": ch.excluded,
+                      "stack_bytes": ch.stack_bytes}
             if ch.ct_fallback:
-                reason["how"] = f"fastest verified on {core.name}; NO constant-time implementation exists"
+                reason["how"] = f"{best} verified on {core.name}; NO constant-time implementation exists"
                 warnings.append(f"{prim_id} on {core.name}: no implementation claims constant time; "
                                 f"exporting {im.name} ({im.description})")
         unit = units.setdefault((im.primitive.name, im.name), Unit(im.primitive, im))
@@ -331,6 +457,84 @@ def select(target: str, core: Core, prims: list[str], impl: str | None,
         unit.reasons[prim_id] = reason
     # Two implementations of one id would clash on the generic names.
     return list(units.values()), warnings
+
+
+BEST_WORD = {"speed": "fastest", "size": "smallest", "balanced": "best speed x size"}
+
+
+# ------------------------------------------------------------------------------------- size and fit
+
+def unit_sizes(target: str, units: list[Unit], src: Path, sources: list[str], arch: list[str]) -> dict[str, int]:
+    """Bytes of flash (code and constant data) each unit adds to a firmware that calls every function it
+    exports for the selected ids, as a link with --gc-sections keeps them: the sources compiled as the
+    exported Makefile compiles them, linked with every such function kept and nothing else (libc calls
+    left unresolved: the firmware's own). "common" is mcu_wipe and mcu_declassify."""
+    import tempfile
+    t = TOOLS[target]
+    out: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        objs: dict[str, list[str]] = {}
+        for n, rel in enumerate(sources):
+            obj = Path(tmp) / f"{n}.o"
+            proc = subprocess.run([t["cc"], *arch, *OPTFLAGS, *CFLAGS, f"-I{src}", "-c", str(src.parent / rel),
+                                   "-o", str(obj)], capture_output=True, text=True)
+            if proc.returncode:
+                raise ExportError(f"compiling {rel} for the size check failed: {proc.stderr.strip()[:500]}")
+            owner = next((u.name for u in units if rel.startswith(f"src/{u.name}/")), "common")
+            objs.setdefault(owner, []).append(str(obj))
+
+        def linked(name: str, keep: list[str], files: list[str]) -> int:
+            elf = Path(tmp) / f"{name}.elf"
+            proc = subprocess.run([t["cc"], *arch, "-nostdlib", "-nostartfiles", "-Wl,--gc-sections",
+                                   "-Wl,--unresolved-symbols=ignore-all", f"-Wl,-e,{keep[0]}",
+                                   *[f"-Wl,--undefined={k}" for k in keep], *files, "-o", str(elf)],
+                                  capture_output=True, text=True)
+            if proc.returncode:
+                raise ExportError(f"linking {name} for the size check failed: {proc.stderr.strip()[:500]}")
+            size = subprocess.run([t["size"], "-A", str(elf)], capture_output=True, text=True, check=True).stdout
+            return sum(int(v) for sec, v in re.findall(r"^(\.\S+)\s+(\d+)", size, re.M)
+                       if sec.startswith((".text", ".data", ".rodata", ".srodata", ".sdata", ".progmem")))
+
+        common = ["mcu_wipe", "mcu_declassify"]
+        out["common"] = linked("common", common, objs.get("common", []))
+        for u in units:
+            keep = [f"mcu_{i}_{impl_define(u.impl.name)}_{op}" for i in u.ids for op in ops_of(u.impl, i)]
+            out[u.name] = linked(u.name, keep + common, objs.get(u.name, []) + objs.get("common", [])) - out["common"]
+    return out
+
+
+def _measure_named_stacks(target: str, core: Core, units: list[Unit]) -> None:
+    """The main operation's stack (and cycles) on the board for ids whose implementation was named with
+    --impl (chosen ones carry it already), for the SRAM check; cached like the choice's figures."""
+    from .choose import main_op
+    from .firmware import Firmware
+    for u in units:
+        for i in u.ids:
+            r = u.reasons[i]
+            if r.get("stack_bytes") is None:
+                r["op"], r["cycles"], r["stack_bytes"] = main_op(Firmware(u.impl, i, target, core=core))
+
+
+def check_fit(core: Core, units: list[Unit], code: dict[str, int], flash: int | None, sram: int | None) -> None:
+    """Refuses (ExportError: exit 2) a selection whose code exceeds the part's flash, or one of whose main
+    operations needs more stack than the part's SRAM, naming what does not fit."""
+    flash_of = "--flash" if flash else f"{core.short}'s flash"
+    sram_of = "--sram" if sram else f"{core.short}'s SRAM"
+    flash = flash or core.flash_bytes
+    sram = sram or core.sram_bytes
+    total = sum(code.values())
+    if flash and total > flash:
+        parts = ", ".join(f"{u.prim.name} {u.impl.name} {code.get(u.name, 0):,}" for u in
+                          sorted(units, key=lambda u: -code.get(u.name, 0)))
+        raise ExportError(f"the selection does not fit {flash:,} bytes of flash ({flash_of}): {total:,} bytes of "
+                          f"code ({parts}, common {code.get('common', 0):,}); leave some out, or try --optimize size")
+    if sram:
+        for u in units:
+            for i in u.ids:
+                st = u.reasons[i].get("stack_bytes")
+                if st and st > sram:
+                    raise ExportError(f"{i} ({u.impl.name}) does not fit {sram:,} bytes of SRAM ({sram_of}): "
+                                      f"its {u.reasons[i].get('op')} takes {st:,} bytes of stack")
 
 
 # ---------------------------------------------------------------------------------------- rendering
@@ -376,13 +580,32 @@ def config_header(unit: Unit, target: str, extra: list[str] | None = None) -> st
     return "\n".join(lines)
 
 
+def op_doc(prim: Primitive, impl: Implementation, prim_id: str, op: str) -> list[str]:
+    """The doc comment of one exported function (OP_DOCS), with this implementation's names filled in."""
+    pfx = f"MCU_{prim_id.upper()}_{impl_define(impl.name).upper()}"
+    fn = f"mcu_{prim_id}_{impl_define(impl.name)}"
+    text = OP_DOCS.get(kind_of(prim, prim_id), {}).get(op)
+    if text is None:
+        return [f"{op}: see the API reference (docs/api.md)."]
+    return [t.format(P=pfx, p=fn) for t in text]
+
+
+def _comment(text: str, width: int = 100) -> list[str]:
+    """A C block comment, wrapped."""
+    import textwrap
+    body = textwrap.wrap(text, width - 3)
+    if len(body) == 1:
+        return [f"/* {body[0]} */"]
+    return [f"/* {body[0]}"] + [f" * {line}" for line in body[1:]] + [" */"]
+
+
 def public_header(unit: Unit) -> str:
     impl, prim = unit.impl, unit.prim
     lines = [SPDX_C,
              f"/* {prim.description}: implementation {impl.name}. Generated by `mcucrypt export`.",
              f" * {impl.description}",
              f" * Constant time: {_ct_text(impl, checked=True)}.",
-             " * Conventions (byte order, alignment, return codes, lifetimes): docs/api.md. */",
+             " * Conventions (byte order, alignment, return codes, lifetimes): API.md beside src/ (docs/api.md). */",
              f"#ifndef {_guard(unit.name)}", f"#define {_guard(unit.name)}", "",
              "#include <stddef.h>", "#include <stdint.h>", '#include "mcucrypt/wipe.h"', "",
              "#ifdef __cplusplus", 'extern "C" {', "#endif"]
@@ -391,7 +614,10 @@ def public_header(unit: Unit) -> str:
         lines += ["", f"/* ---- {prim_id} ---- */"]
         for suffix, value, meaning in sizes(prim, impl, prim_id):
             lines.append(f"#define {pfx}_{suffix} {value}   /* {meaning} */")
+        if kind_of(prim, prim_id) == "aead" and prim.name in NONCE_RULES:
+            lines += _comment("Nonces: " + NONCE_RULES[prim.name])
         for op, proto in ops_of(impl, prim_id).items():
+            lines += _comment(" ".join(op_doc(prim, impl, prim_id, op)))
             lines.append(_c_proto(proto, prim_id, impl.name) + ";")
         for helper, ctype, size, what in wipers(prim, impl, prim_id):
             fn = f"mcu_{prim_id}_{impl_define(impl.name)}_{helper}"
@@ -469,17 +695,28 @@ def _march(units: list[Unit], target: str) -> list[str]:
     return [f"-march={'_'.join([base, *extra])}"]
 
 
+def _part_arch(target: str, core: Core) -> list[str]:
+    """The target's architecture flags, for the core's own part where it names one (AVR: -mmcu)."""
+    if target == "avr" and core.mcu:
+        return [f"-mmcu={core.mcu}"]
+    return list(TOOLS[target]["arch"])
+
+
 def makefile(target: str, sources: list[str], arch: list[str]) -> str:
     t = TOOLS[target]
     srcs = " \\\n       ".join(sources)
     return f"""{SPDX_HASH}
 # Generated by `mcucrypt export`: builds libmcucrypt.a for {target} with nothing but the cross compiler.
 #   make                    -> libmcucrypt.a (headers: src/mcucrypt.h and src/mcucrypt/)
+#   make OPTFLAGS="-Os -flto"  your firmware's optimisation (default {' '.join(OPTFLAGS)}); with -flto link
+#                           your firmware with the same flags (AR is gcc-ar, which indexes LTO objects)
+#   make ARCHFLAGS=-mmcu=atmega2560   another part of the same architecture
 #   make CC=... AR=...      another compiler of the same architecture
 # Link your firmware with -Isrc and libmcucrypt.a (and -Wl,--gc-sections to keep only what you call).
 CC = {t['cc']}
 AR = {t['ar']}
-ARCHFLAGS = {' '.join(arch)}
+ARCHFLAGS ?= {' '.join(arch)}
+OPTFLAGS = {' '.join(OPTFLAGS)}
 CFLAGS = {' '.join(CFLAGS)}
 CPPFLAGS = -Isrc
 
@@ -494,7 +731,7 @@ libmcucrypt.a: $(OBJS)
 
 build/%.o: src/%
 \t@mkdir -p $(dir $@)
-\t$(CC) $(ARCHFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+\t$(CC) $(ARCHFLAGS) $(OPTFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 clean:
 \trm -rf build libmcucrypt.a
@@ -519,22 +756,30 @@ add_library(mcucrypt STATIC
 )
 target_include_directories(mcucrypt PUBLIC ${{CMAKE_CURRENT_SOURCE_DIR}}/src)
 target_compile_options(mcucrypt PRIVATE ${{MCUCRYPT_ARCH_FLAGS}} {' '.join(f for f in CFLAGS if f != '-std=c99')})
+# Your build type's optimisation (Release, MinSizeRel, CMAKE_INTERPROCEDURAL_OPTIMIZATION for LTO), or {' '.join(OPTFLAGS)}.
+if(NOT CMAKE_BUILD_TYPE)
+  target_compile_options(mcucrypt PRIVATE {' '.join(OPTFLAGS)})
+endif()
 set_target_properties(mcucrypt PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 """
 
 
 def toolchain_cmake(target: str, arch: list[str]) -> str:
     t = TOOLS[target]
-    ar = t["ar"]
+    plain_ar = t["cc"].removesuffix("gcc") + "ar"
     return f"""{SPDX_HASH}
 # Generated by `mcucrypt export`: a CMake toolchain file for {target} (bare metal, {t['cc']}).
+# The tools are looked up on your PATH when CMake configures (nothing here names a folder).
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR {t['processor']})
 set(CMAKE_C_COMPILER {t['cc']})
+set(CMAKE_CXX_COMPILER {t['cxx']})
 set(CMAKE_ASM_COMPILER {t['cc']})
-set(CMAKE_AR {shutil.which(ar) or ar})
+# gcc-ar indexes -flto objects too; plain ar where the toolchain lacks it.
+find_program(CMAKE_AR NAMES {t['ar']} {plain_ar} REQUIRED)
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 set(CMAKE_C_FLAGS_INIT "{' '.join(arch)}")
+set(CMAKE_CXX_FLAGS_INIT "{' '.join(arch)}")
 set(CMAKE_ASM_FLAGS_INIT "{' '.join(arch)}")
 """
 
@@ -566,7 +811,9 @@ def library_json(target: str, units: list[Unit], arch: list[str], url: str) -> s
         "license": "MIT", "authors": [{"name": "the mcucrypt authors"}], "homepage": url,
         "frameworks": "*", "platforms": PLATFORMIO[target],
         "headers": "mcucrypt.h",
-        "build": {"srcDir": "src", "includeDir": "src", "flags": ["-std=c99", *arch]},
+        # No -mcpu/-mmcu/-march: the board's own flags apply (a platform holds many parts); the
+        # configuration headers refuse a compiler for another architecture or without a needed extension.
+        "build": {"srcDir": "src", "includeDir": "src", "flags": ["-std=c99"]},
     }
     return json.dumps(doc, indent=2) + "\n"
 
@@ -582,38 +829,146 @@ def library_properties(target: str, units: list[Unit], url: str) -> str:
             f"architectures={ARDUINO_ARCH[target]}\nincludes=mcucrypt.h\n")
 
 
-def readme(target: str, core: Core, units: list[Unit], warnings: list[str]) -> str:
+SKETCH = "SelfTest"
+# Debian 12's arduino-core-avr (1.8.7) with its avr-gcc 5.4: the core's WString.cpp uses DECIMAL_DIG, which
+# that compiler's <float.h> defines only for C99, not for the core's -std=gnu++11. The compiler's own value
+# fills the gap (the Arduino IDE's toolchain, avr-gcc 7.3, needs nothing).
+DEBIAN_ARDUINO_FIX = "compiler.cpp.extra_flags=-DDECIMAL_DIG=__DECIMAL_DIG__"
+
+
+def arduino_builder_command(fqbn: str, sketch: Path, *, libraries: Path, build: Path) -> list[str]:
+    """arduino-builder with Debian's packages (arduino-builder, arduino-core-avr): the command the exported
+    README gives and tests/test_arduino.py runs."""
+    return ["arduino-builder", "-compile", "-hardware", "/usr/share/arduino/hardware",
+            "-hardware", "/usr/share/arduino-builder", "-tools", "/usr/share/arduino-builder",
+            "-libraries", str(libraries), "-fqbn", fqbn, f"-prefs={DEBIAN_ARDUINO_FIX}",
+            "-build-path", str(build), str(sketch)]
+
+
+def arduino_sketch(out: Path) -> None:
+    """examples/SelfTest/: an Arduino sketch (File > Examples in the IDE) that checks the official vectors of
+    every exported primitive through the library (the firmware examples' check.c and vectors.h, of which
+    only the exported ids are compiled in) and prints the result on Serial at 115200 baud."""
+    d = out / "examples" / SKETCH
+    d.mkdir(parents=True)
+    shutil.copyfile(ROOT / "examples" / "common" / "check.c", d / "check.c")
+    shutil.copyfile(ROOT / "examples" / "common" / "vectors.h", d / "vectors.h")
+    (d / f"{SKETCH}.ino").write_text(f"""{SPDX_C}
+/* mcucrypt self-test: checks the official vectors of every primitive in this library (check.c, vectors.h)
+ * and prints one line on Serial at 115200 baud:
+ *   {{"summary":"example","result":N}}
+ * N is the number of vectors that passed, or 1000 + the number that failed. Then the board stops
+ * (interrupts off, sleep). Generated by `mcucrypt export`. */
+#include <mcucrypt.h>
+
+extern "C" int mcucrypt_example(void);
+
+void setup()
+{{
+    Serial.begin(115200);
+    int result = mcucrypt_example();
+    Serial.print(F("{{\\"summary\\":\\"example\\",\\"result\\":"));
+    Serial.print(result);
+    Serial.println(F("}}"));
+    Serial.flush();
+#if defined(__AVR__)
+    __asm__ volatile("cli\\n\\tsleep");   /* also how simavr recognises the end of a run */
+#endif
+}}
+
+void loop()
+{{
+}}
+""")
+
+
+def readme(target: str, core: Core, units: list[Unit], warnings: list[str], code: dict[str, int]) -> str:
     rows = []
     for u in units:
         for i in u.ids:
             r = u.reasons[i]
             fig = f"{r['cycles']:,} cycles ({r['op']})" if r.get("cycles") else ""
-            rows.append(f"| {i} | {u.impl.name} | {'yes' if u.impl.constant_time else 'NO'} | {r['how']} | {fig} |")
+            stack = f"{r['stack_bytes']:,}" if r.get("stack_bytes") is not None else ""
+            rows.append(f"| {i} | {u.impl.name} | {'yes' if u.impl.constant_time else 'NO'} | {r['how']} | {fig} | "
+                        f"{stack} | {code.get(u.name, 0):,} |")
     warn = "".join(f"\n**Warning:** {w}\n" for w in warnings)
+    budget = (f" The part has {core.flash_bytes:,} bytes of flash and {core.sram_bytes:,} of SRAM."
+              if core.flash_bytes and core.sram_bytes else "")
     return f"""# mcucrypt for {target} ({core.name})
 
 Generated by `mcucrypt export`. {core.part}.
 {warn}
-| id | implementation | constant time | chosen | main operation on the board |
-|---|---|---|---|---|
+| id | implementation | constant time | chosen | main operation on the board | its stack B | code B (family) |
+|---|---|---|---|---|---|---|
 {chr(10).join(rows)}
+
+Code: {sum(code.values()):,} bytes of flash in all (each family's sources as the Makefile compiles them,
+`mcu_wipe` and `mcu_declassify` {code.get("common", 0):,}; your link's `--gc-sections` drops what you never
+call).{budget}
 
 Use: `#include "mcucrypt.h"` (in `src/`), call `mcu_<id>_<op>` (generic names for the implementation
 above) or `mcu_<id>_<impl>_<op>`. Sizes: `MCU_<ID>_KEY_BYTES`, `..._RK_BYTES` and so on. Wipe secrets
-with `mcu_<id>_wipe_*`. Conventions: docs/api.md of mcucrypt.
+with `mcu_<id>_wipe_*`. The API reference of this library (prototypes, sizes, byte order, alignment,
+return codes, lifetimes, nonce rules): `API.md`; each function's header comment says the same.
 
-Build: `make` (libmcucrypt.a); CMake: `add_subdirectory(<this folder>)`, target `mcucrypt`;
-PlatformIO: `library.json`; Arduino: `library.properties` (avr, armv7m). No compile-time options: each
-implementation's configuration is fixed in `src/mcucrypt/config_*.h`.
+Build: `make` (libmcucrypt.a; `make OPTFLAGS="-Os -flto"` for your firmware's flags, linked with the same;
+`make ARCHFLAGS=...` for another part of the architecture); CMake: `add_subdirectory(<this folder>)`,
+target `mcucrypt`; PlatformIO: `library.json`; Arduino: `library.properties` (avr, armv7m). No
+compile-time options: each implementation's configuration is fixed in `src/mcucrypt/config_*.h`. C++:
+every header is `extern "C"`; include `mcucrypt.h` as is.
+{_arduino_text(target) if target in ARDUINO_ARCH else ""}{_platformio_text(target)}"""
+
+
+def _arduino_text(target: str) -> str:
+    board = "the Uno or the Mega 2560" if target == "avr" else "the Due"
+    text = f"""
+## Arduino
+
+Copy this folder into your sketchbook's `libraries/` and `#include <mcucrypt.h>`; it needs no flags (the
+core's own recipe, `-Os -flto`, builds it). `examples/{SKETCH}` (File > Examples > mcucrypt-{target}) checks
+the official vectors of every primitive here on {board} and prints
+`{{"summary":"example","result":N}}` on Serial at 115200 baud (N: vectors passed).
+"""
+    if target != "avr":
+        return text + """
+The Due's core (arduino:sam) comes from the IDE's Boards Manager (Debian packages only the AVR core).
+"""
+    cmd = " ".join(arduino_builder_command("arduino:avr:mega:cpu=atmega2560",
+                                           Path(f"<libraries>/<this folder>/examples/{SKETCH}/{SKETCH}.ino"),
+                                           libraries=Path("<libraries>"), build=Path("<build>")))
+    return text + f"""
+The selection must fit the board: export for an Uno (ATmega328P: 32,256 bytes of flash for sketches,
+2 KiB of SRAM) with `--flash 32256 --sram 2048`, which refuses what cannot fit, and `--optimize size` to
+choose the smallest implementations.
+
+With Debian's packages (`apt install arduino-builder arduino-core-avr`) instead of the IDE, for the Mega
+2560 (the Uno: `-fqbn arduino:avr:uno`):
+
+    {cmd}
+
+The `-prefs` defines `DECIMAL_DIG`, which Debian's avr-gcc 5.4 lacks in C++ and the core's WString.cpp
+uses (the IDE's own toolchain needs nothing).
+"""
+
+
+def _platformio_text(target: str) -> str:
+    return f"""
+## PlatformIO
+
+`lib_deps = file://<this folder>` in `platformio.ini` (or `pio pkg install --library file://<this folder>`).
+`library.json` sets no `-mcpu`/`-mmcu`: your board's own flags apply; platforms: {', '.join(PLATFORMIO[target])}.
+Building needs the platform and its toolchain, which PlatformIO downloads on first use.
 """
 
 
 def export(target: str, out: Path, *, core: str | None = None, prims: list[str] | None = None,
-           impl: str | None = None, allow_variable_time: bool = False, url: str | None = None) -> dict:
+           impl: str | list[str] | None = None, allow_variable_time: bool = False, url: str | None = None,
+           optimize: str = "speed", flash: int | None = None, sram: int | None = None, fit_check: bool = True,
+           progress: Callable[[str], None] | None = None) -> dict:
     if target not in TOOLS:
         raise ExportError(f"export targets are {', '.join(TOOLS)} (not {target!r})")
     c = get_core(target, core)
-    units, warnings = select(target, c, list(prims or []), impl, allow_variable_time)
+    units, warnings = select(target, c, list(prims or []), impl, allow_variable_time, optimize, progress)
     if url is not None and not re.fullmatch(r"https?://[^\s/]+\S*", url):
         raise ExportError(f"--url wants an http(s) address, not {url!r}")
     url = url or project_url()
@@ -647,7 +1002,16 @@ def export(target: str, out: Path, *, core: str | None = None, prims: list[str] 
         (src / "mcucrypt" / f"{u.name}.h").write_text(public_header(u))
         sources += _copy_sources(u, src) + ([wipe_source] if wipe_source else [])
     (src / "mcucrypt.h").write_text(umbrella_header(units, target, c))
-    arch = [*_march(units, target), *TOOLS[target]["arch"]]
+    arch = [*_march(units, target), *_part_arch(target, c)]
+    try:
+        code = unit_sizes(target, units, src, sources, arch)
+        if fit_check:
+            if sram or c.sram_bytes:
+                _measure_named_stacks(target, c, units)
+            check_fit(c, units, code, flash, sram)
+    except BaseException:
+        shutil.rmtree(out)          # nothing half-written stays behind
+        raise
     (out / "Makefile").write_text(makefile(target, sources, arch))
     (out / "CMakeLists.txt").write_text(cmakelists(target, sources, arch))
     (out / "cmake").mkdir()
@@ -655,11 +1019,16 @@ def export(target: str, out: Path, *, core: str | None = None, prims: list[str] 
     (out / "library.json").write_text(library_json(target, units, arch, url))
     if target in ARDUINO_ARCH:
         (out / "library.properties").write_text(library_properties(target, units, url))
+        arduino_sketch(out)
+    (out / "API.md").write_text(api_markdown(units))
     shutil.copyfile(ROOT / "LICENSE", out / "LICENSE")
-    (out / "README.md").write_text(readme(target, c, units, warnings))
-    manifest = {"target": target, "core": c.name, "arch_flags": arch, "warnings": warnings,
+    (out / "README.md").write_text(readme(target, c, units, warnings, code))
+    manifest = {"target": target, "core": c.name, "arch_flags": arch, "warnings": warnings, "optimize": optimize,
+                "code_bytes": sum(code.values()), "flash_bytes": flash or c.flash_bytes,
+                "sram_bytes": sram or c.sram_bytes,
                 "units": [{"family": u.prim.name, "impl": u.impl.name, "ids": u.ids, "reasons": u.reasons,
-                           "constant_time": u.impl.constant_time, "stack_wipe": u.name in stack_wiped}
+                           "code_bytes": code.get(u.name, 0), "constant_time": u.impl.constant_time,
+                           "stack_wipe": u.name in stack_wiped}
                           for u in units]}
     (out / "mcucrypt-export.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
@@ -667,15 +1036,21 @@ def export(target: str, out: Path, *, core: str | None = None, prims: list[str] 
 
 # ---------------------------------------------------------------------------------------- docs/api.md
 
-def api_markdown() -> str:
+def api_markdown(units: list[Unit] | None = None) -> str:
     """docs/api.md: per family the prototypes, sizes and conventions, from the catalog (the same data the
     exported headers are generated from; tests/test_export.py checks the file is current and that the
-    prototypes compile against the sources)."""
+    prototypes compile against the sources). With ``units``, the reference of one export (its API.md):
+    only its ids and implementations."""
     cat = load_catalog()
+    if units is None:
+        head = ["Generated by `python -m mcucrypt.export --api-md` from the catalog (crypto/*/META.yml), the same data",
+                "`mcucrypt export` writes the public headers from; `tests/test_export.py` fails when this file is stale."]
+    else:
+        head = ["Generated by `mcucrypt export` for this library (the implementations it holds), from the same",
+                "data as its headers; every function's header comment gives its parameters and return value."]
+    chosen = None if units is None else {(i, u.impl.name) for u in units for i in u.ids}
     out = ["<!-- SPDX-License-Identifier: MIT -->",
-           "# mcucrypt API reference", "",
-           "Generated by `python -m mcucrypt.export --api-md` from the catalog (crypto/*/META.yml), the same data",
-           "`mcucrypt export` writes the public headers from; `tests/test_export.py` fails when this file is stale.",
+           "# mcucrypt API reference", "", *head,
            "", "Every implementation exports the same API under its own names, `mcu_<id>_<impl>_<op>`",
            "(`-` in the implementation written `_`). An exported library's `mcucrypt.h` also defines the generic",
            "names `mcu_<id>_<op>` and `MCU_<ID>_<SIZE>` for the implementation it holds, and `MCU_<ID>_<IMPL>_<SIZE>`",
@@ -699,20 +1074,25 @@ def api_markdown() -> str:
             "  `TJ_COMPLEMENTED_STATE`, `TJ_ASM_BLOCKS`, `ARIA_KEYSCHEDULE_ONLY`, `COMBA64X`) are fixed per",
             "  implementation in the exported `config_*.h`; building a source without them is a compile error.", ""]
     for prim in cat.primitives.values():
+        present = [i for i in prim.instances if chosen is None or any(c[0] == i for c in chosen)]
+        if not present:
+            continue
         out += [f"## {prim.name}: {prim.description}", ""]
-        kinds = list(dict.fromkeys(kind_of(prim, i) for i in prim.instances))
+        kinds = list(dict.fromkeys(kind_of(prim, i) for i in present))
         for kind in kinds:      # one group, or one per kind for a suite (Ascon: AEAD, then hash/XOF/CXOF)
-            ids = [i for i in prim.instances if kind_of(prim, i) == kind]
+            ids = [i for i in present if kind_of(prim, i) == kind]
             if len(kinds) > 1:
                 out += [f"### {', '.join(ids)} ({kind})", ""]
-            out += _api_group(prim, ids, kind)
+            out += _api_group(prim, ids, kind, chosen)
     return "\n".join(out)
 
 
-def _api_group(prim: Primitive, ids: list[str], kind: str) -> list[str]:
-    """Prototypes, per-implementation operations, sizes table and conventions of ids of one kind."""
+def _api_group(prim: Primitive, ids: list[str], kind: str, chosen: set[tuple[str, str]] | None = None) -> list[str]:
+    """Prototypes, per-implementation operations, sizes table and conventions of ids of one kind (of the
+    (id, implementation) pairs ``chosen``, or all)."""
     out: list[str] = []
-    impls = [im for im in prim.implementations.values() if any(i in im.ids for i in ids)]
+    impls = [im for im in prim.implementations.values()
+             if any(i in im.ids and (chosen is None or (i, im.name) in chosen) for i in ids)]
     first = impls[0]
     id0 = next(i for i in ids if i in first.ids)
     out += ["```c"]
@@ -733,21 +1113,40 @@ def _api_group(prim: Primitive, ids: list[str], kind: str) -> list[str]:
         out.append("Operations per implementation where not all: " +
                    "; ".join(f"{n}: {', '.join(o)}" for n, o in partial) + ".")
         out.append("")
-    cols = [s for s, _, _ in sizes(prim, first, id0)]
+    # The columns are every size any implementation has (RK_WORDS only where round keys are words): a
+    # cell is "-" where an implementation lacks it.
+    cols = list(dict.fromkeys(sz for im in impls for i in ids if i in im.ids for sz, _, _ in sizes(prim, im, i)))
     out += ["| id | implementation | " + " | ".join(cols) + " | constant time | real parts it runs on |",
             "|---|---|" + "---|" * len(cols) + "---|---|"]
     for prim_id in ids:
         for im in impls:
-            if prim_id not in im.ids:
+            if prim_id not in im.ids or (chosen is not None and (prim_id, im.name) not in chosen):
                 continue
-            vals = [str(v) for _, v, _ in sizes(prim, im, prim_id)]
+            have = {sz: v for sz, v, _ in sizes(prim, im, prim_id)}
+            vals = [str(have[c]) if c in have else "-" for c in cols]
             ct = _ct_text(im)
             parts = [c.name for c in CORES.values() if c.real and c.why_not(im) is None]
             notes = [c.why_not(im) for c in CORES.values() if c.real and c.target in im.targets and c.why_not(im)]
             out.append(f"| {prim_id} | {im.name} | " + " | ".join(vals) + f" | {ct} | "
                        + ", ".join(parts + [str(n) for n in notes]) + " |")
-    out += ["", *[f"- **{k}**: {v}" for k, v in KIND_NOTES[kind]], ""]
+    out += ["", *[f"- **{k}**: {v}" for k, v in _kind_notes(prim, impls, ids, kind)], ""]
     return out
+
+
+def _kind_notes(prim: Primitive, impls: list[Implementation], ids: list[str], kind: str) -> list[tuple[str, str]]:
+    """KIND_NOTES for a group, adjusted to what its implementations have: an AEAD without a state (Ascon)
+    gets a key-only lifetime note, and every AEAD its nonce rules and the nsec convention."""
+    notes = list(KIND_NOTES[kind])
+    if kind == "aead":
+        stateful = any("state_bytes" in im.params(i) for im in impls for i in ids if i in im.ids)
+        if not stateful:
+            notes = [("Key lifetime", "no key schedule and no state: each call reads the key; wipe your key with "
+                      "`mcu_<id>_wipe_key` when done.") if k == "Key/state lifetime" else (k, v) for k, v in notes]
+        notes.insert(1, ("nsec", "unused (the NIST LWC API's secret message number, which these AEADs do not "
+                         "have): pass NULL."))
+        if prim.name in NONCE_RULES:
+            notes.insert(0, ("Nonce", NONCE_RULES[prim.name]))
+    return notes
 
 
 
@@ -764,18 +1163,43 @@ def register(subparsers: Any) -> None:
                "  mcucrypt export --target rv32 --prim lea128 --out mylib && make -C mylib\n"
                "  mcucrypt export --target armv7m --core cortex-m3 --prim tinyjambu --prim aes --out lib-m3\n"
                "  mcucrypt export --target avr --prim aes128 --allow-variable-time --out lib-avr\n"
+               "  mcucrypt export --target avr --prim lea128 --prim tinyjambu --impl tinyjambu=avr-fast --out lib-uno\n"
+               "  mcucrypt export --target avr --prim x25519 --optimize size --flash 32256 --sram 2048 --out lib-uno\n"
                "  mcucrypt export --target avr --prim ascon --url https://github.com/me/fw --out lib-ascon")
     s.add_argument("--target", required=True, choices=list(TOOLS), help="the board family")
     s.add_argument("--core", help="the part (default: the target's real part: e31, cortex-m3, atmega128)")
     s.add_argument("--prim", action="append", metavar="P",
                    help="a primitive id (lea128) or family (lea); repeatable; default: all on the target")
-    s.add_argument("--impl", help="use this implementation for every selected primitive (see `mcucrypt list`)")
+    s.add_argument("--impl", action="append", metavar="[PRIM=]NAME",
+                   help="use this implementation for every selected primitive, or with PRIM= for that id or "
+                        "family only; repeatable (see `mcucrypt list`)")
     s.add_argument("--out", required=True, help="the folder to write (replaced if it holds an earlier export)")
     s.add_argument("--allow-variable-time", action="store_true",
                    help="let implementations that do not claim constant time compete")
+    s.add_argument("--optimize", choices=("speed", "size", "balanced"), default="speed",
+                   help="without --impl, choose the fastest implementation (speed, the default), the smallest "
+                        "(size: code bytes), or the best product of the two ratios to the best (balanced)")
+    s.add_argument("--flash", type=_positive, metavar="BYTES",
+                   help="the flash the library may take (default: the part's, for cores that give it: AVR); "
+                        "e.g. --flash 32256 --sram 2048 for an Arduino Uno")
+    s.add_argument("--sram", type=_positive, metavar="BYTES",
+                   help="the SRAM a call's stack may take (default: the part's, for cores that give it: AVR)")
+    s.add_argument("--no-fit-check", action="store_true",
+                   help="write the library even when all of it would not fit the part (an archive from which each "
+                        "firmware links only what it calls: `make lib`)")
     s.add_argument("--url", help="the project page written into library.json and library.properties "
                                  "(default: the checkout's http(s) git remote `origin`)")
     s.set_defaults(func=cmd_export)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"a positive number of bytes, not {text!r}")
+    return value
 
 
 def cmd_export(opts: argparse.Namespace) -> int:
@@ -784,7 +1208,9 @@ def cmd_export(opts: argparse.Namespace) -> int:
     from .kinds.base import UsageError
     try:
         manifest = export(opts.target, Path(opts.out), core=opts.core, prims=opts.prim or [], impl=opts.impl,
-                          allow_variable_time=opts.allow_variable_time, url=opts.url)
+                          allow_variable_time=opts.allow_variable_time, url=opts.url, optimize=opts.optimize,
+                          flash=opts.flash, sram=opts.sram, fit_check=not opts.no_fit_check,
+                          progress=lambda line: print(f"mcucrypt: measuring {line}", file=sys.stderr, flush=True))
     except (ExportError, ChoiceError, CoreError) as e:
         raise UsageError(str(e)) from None
     for w in manifest["warnings"]:
@@ -793,9 +1219,13 @@ def cmd_export(opts: argparse.Namespace) -> int:
         for i in u["ids"]:
             r = u["reasons"][i]
             fig = f", {r['cycles']:,} cycles ({r['op']})" if r.get("cycles") else ""
+            fig += f", stack {r['stack_bytes']:,} B" if r.get("stack_bytes") is not None else ""
             print(f"{i}: {u['impl']} ({r['how']}{fig})")
             for other, why in (r.get("excluded") or {}).items():
                 print(f"    not {other}: {why}")
+        print(f"  {u['family']} {u['impl']}: {u['code_bytes']:,} bytes of code")
+    budget = f" of {manifest['flash_bytes']:,} bytes of flash" if manifest.get("flash_bytes") else ""
+    print(f"code: {manifest['code_bytes']:,} bytes{budget} in all")
     print(f"exported to {opts.out} ({manifest['target']}, core {manifest['core']}): make -C {opts.out}")
     return 0
 

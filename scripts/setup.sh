@@ -16,6 +16,7 @@ APT_PACKAGES=(
   cmake                                                 # the exported libraries' CMake build (tests/test_export.py)
 )
 APT_PACKAGES+=(chromium)   # the report-rendering test loads report.html in headless Chromium
+APT_PACKAGES+=(arduino-builder arduino-core-avr)   # the exported Arduino library's sketch built for the Uno and Mega 2560 (tests/test_arduino.py)
 APT_PACKAGES+=(qemu-system-misc qemu-system-arm)   # CI boot of the real boards' images: QEMU 7.2 sifive_e, mega2560, stm32vldiscovery, lm3s6965evb
 
 missing=()

@@ -145,8 +145,7 @@ def test_exported_library_runs_the_example_on_the_board(tmp_path, target, family
         env={"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp")})
     assert call_example(target, tmp_path / "make" / "example.elf") == expected_count(ids)
     # Reentrant: no writable static data in the library (docs/api.md says so).
-    size = run([TOOLS[target]["ar"].replace("-ar", "-size").replace("avr-ar", "avr-size"), "-A",
-                str(lib / "libmcucrypt.a")]).stdout
+    size = run([TOOLS[target]["size"], "-A", str(lib / "libmcucrypt.a")]).stdout
     assert not [l for l in size.splitlines() if re.match(r"^\.(s?data|s?bss)\S*\s+[1-9]", l)], size
     # And again with CMake only (add_subdirectory + the exported toolchain file).
     b = tmp_path / "cmake"
@@ -160,6 +159,91 @@ def test_exported_library_runs_the_example_on_the_board(tmp_path, target, family
         run(["make", "-C", str(EXAMPLES / target), f"MCUCRYPT={lib}", f"LIB={' '.join(map(str, objs))}",
              f"OUT={tmp_path / 'arduino-example'}"])
         assert call_example(target, tmp_path / "arduino-example" / "example.elf") == expected_count(ids)
+
+
+# ----------------------------------------------------------------------------------------------- C++
+
+# C and C++ keywords a parameter name in a prototype may not be (the headers are C, included from C++).
+CXX_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
+char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
+decltype default delete do double dynamic_cast else enum explicit export extern false float for friend goto if
+inline int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+register reinterpret_cast requires restrict return short signed sizeof static static_assert static_cast struct
+switch template this thread_local throw true try typedef typeid typename union unsigned using virtual void
+volatile wchar_t while xor xor_eq""".split())
+
+
+def test_no_prototype_parameter_is_a_cxx_keyword():
+    bad = [f"{im.key} {op}: {p.name}" for prim in load_catalog().primitives.values()
+           for im in prim.implementations.values() for op, proto in im.functions.items()
+           for p in proto.params if p.name in CXX_KEYWORDS]
+    assert not bad, bad
+
+
+def _cxx_probe(manifest: dict, lib: Path) -> str:
+    """A C++ translation unit that includes every public header of an export and takes the address of
+    every function they declare (a missing extern "C" is then an undefined, mangled symbol at link)."""
+    cat = load_catalog()
+    from mcucrypt.build import impl_define
+    from mcucrypt.export import ops_of, wipers
+    heads = ["mcucrypt.h", *sorted(f"mcucrypt/{h.name}" for h in (lib / "src" / "mcucrypt").glob("*.h")
+                                   if not h.name.startswith("config_") and h.name != "ns.h")]
+    fns = ["mcu_wipe", "mcu_declassify"]
+    for u in manifest["units"]:
+        for i in u["ids"]:
+            im = cat.implementation(i, u["impl"])
+            fns += [f"mcu_{i}_{impl_define(im.name)}_{op}" for op in ops_of(im, i)]
+            fns += [f"mcu_{i}_{w[0]}" for w in wipers(im.primitive, im, i)]     # the generic names too
+    lines = [f'#include "{h}"' for h in heads]
+    # An array with external linkage: the compiler must emit it, with a relocation for every entry.
+    lines += ["", "extern \"C\" {", "extern const void *const mcucrypt_probe[];", "int main(void);", "}",
+              "const void *const mcucrypt_probe[] = {",
+              *[f"    reinterpret_cast<const void *>(&{f})," for f in fns],
+              "};", "int main(void)", "{", "    return mcucrypt_probe[0] != 0;", "}", ""]
+    return "\n".join(lines)
+
+
+CXX_LINK = {t: ["-nostdlib", "-nostartfiles", "-Wl,-e,main", "-T", str(ROOT / "boards" / t / "link.ld")]
+            for t in ("rv32", "armv7m")}
+CXX_LINK["avr"] = []
+
+
+def _any_impl(target: str, family: str) -> str:
+    """An implementation of every id of the family that runs on the target's real part (no choosing)."""
+    cat = load_catalog()
+    prim = cat.primitives[family]
+    core = default_core(target)
+    return next(im.name for im in prim.implementations.values()
+                if target in im.targets and core.why_not(im) is None and set(prim.instances) <= set(im.ids))
+
+
+@pytest.mark.parametrize("target", list(TOOLS))
+def test_every_exported_header_compiles_and_links_in_cxx(tmp_path, target):
+    """g++ (the target's: riscv64-unknown-elf-g++, arm-none-eabi-g++, avr-g++), C++11 and C++17, -Wall
+    -Wextra -pedantic -Werror: a file that includes every public header of an export of every family and
+    takes every function's address links against the C library. Before: X25519's `public` parameter
+    did not compile, and mcu_declassify (no extern "C") did not link."""
+    arch = [*TOOLS[target]["arch"], *(["-march=rv32imac"] if target == "rv32" else [])]
+    libc = []       # memcpy and memset for the bare-metal links (the board's mini libc, compiled as C)
+    if target != "avr":
+        run([TOOLS[target]["cc"], *arch, "-O2", "-ffreestanding", "-c", str(ROOT / "boards" / "common" / "mini_libc.c"),
+             "-o", str(tmp_path / "mini_libc.o")])
+        libc = [str(tmp_path / "mini_libc.o")]
+    for t, family, impl in EXPORTS:
+        if t != target:
+            continue
+        lib = tmp_path / family
+        manifest = export(target, lib, prims=[family], impl=impl or _any_impl(target, family),
+                          allow_variable_time=True, url="https://github.com/example/firmware")
+        run(["make", "-s", "-C", str(lib)])
+        (tmp_path / f"{family}.cpp").write_text(_cxx_probe(manifest, lib))
+        for std in ("c++11", "c++17"):
+            proc = subprocess.run([TOOLS[target]["cxx"], *arch, f"-std={std}", "-Os", "-ffreestanding", "-Wall",
+                                   "-Wextra", "-pedantic", "-Werror", "-fno-exceptions", "-fno-rtti", f"-I{lib / 'src'}",
+                                   str(tmp_path / f"{family}.cpp"), str(lib / "libmcucrypt.a"), *libc,
+                                   *CXX_LINK[target], "-lgcc", "-o", str(tmp_path / f"{family}-{std}.elf")],
+                                  capture_output=True, text=True)
+            assert proc.returncode == 0, f"{target} {family} {std}:\n{proc.stderr[-3000:]}"
 
 
 # The Arduino IDE builds a library (1.5 format) by compiling every .c/.S under src/, recursively, with the
@@ -214,6 +298,30 @@ def test_library_manifests_pass_platformio_validation(tmp_path, monkeypatch):
             assert "https://github.com/example/firmware" in (data.get("homepage"),
                                                              data.get("repository", {}).get("url", "")[:-4]), data
             assert data["platforms"] and set(data["platforms"]) <= set(PLATFORMIO[target]), (f, data)
+
+
+def test_platformio_installs_the_export_offline_and_forces_no_part(tmp_path):
+    """`pio pkg install --library file://...` into a project, with an empty PlatformIO home and no network
+    use (the library is a local folder); library.json leaves -mcpu/-mmcu/-march to the board, since one
+    platform (atmelavr, ststm32) holds many parts. Building needs the platform's toolchain, which PlatformIO
+    downloads: not done here (the exported README says so)."""
+    pio = Path(sys.executable).with_name("pio")
+    for target in ("rv32", "armv7m", "avr"):
+        lib = tmp_path / f"lib-{target}"
+        export(target, lib, prims=["lea128"], url="https://github.com/example/firmware")
+        flags = json.loads((lib / "library.json").read_text())["build"]["flags"]
+        assert not [f for f in flags if f.startswith(("-mcpu", "-mmcu", "-march", "-mthumb", "-mabi"))], flags
+        assert "PlatformIO downloads" in (lib / "README.md").read_text()
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "platformio.ini").write_text("[env:uno]\nplatform = atmelavr\nboard = uno\nframework = arduino\n")
+    env = {**os.environ, "PLATFORMIO_CORE_DIR": str(tmp_path / "pio-home"), "PLATFORMIO_NO_ANSI": "1"}
+    proc = subprocess.run([str(pio), "pkg", "install", "--no-save", "--skip-dependencies", "-e", "uno",
+                           "--library", f"file://{tmp_path / 'lib-avr'}"], cwd=proj, capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    installed = proj / ".pio" / "libdeps" / "uno" / "mcucrypt-avr"
+    assert (installed / "library.json").is_file() and (installed / "src" / "mcucrypt.h").is_file(), proc.stdout
 
 
 def test_export_refuses_an_implementation_the_core_lacks(tmp_path):
@@ -364,3 +472,87 @@ def test_project_url_comes_from_the_remote_without_credentials(monkeypatch):
                       ("/srv/git/fw", None), ("", None)):
         monkeypatch.setattr(ex.subprocess, "run", remote(url))
         assert ex.project_url() == want, url
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    """`mcucrypt list --json | head -1`: the reader leaves after one line, with most of the 150 KB still to
+    come (more than a pipe holds). The command stops without a traceback, with status 141 (as if killed by
+    SIGPIPE). The handler is in cli.main, around every subcommand."""
+    proc = subprocess.Popen([*CLI, "list", "--json"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "["
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141 and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+# ------------------------------------------------------------------------------- size-aware export
+
+def test_export_refuses_a_selection_that_does_not_fit_and_names_it(tmp_path):
+    """LEA avr-fast's three key sizes (about 51 KB) in an Uno's 32,256 bytes of flash; X25519's stack in 64
+    bytes of SRAM: exit 2, one line naming what does not fit, nothing left behind."""
+    out = tmp_path / "x"
+    proc = subprocess.run([*CLI, "export", "--target", "avr", "--prim", "lea", "--impl", "avr-fast", "--flash", "32256",
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, env=ENV)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    line = proc.stderr.strip().splitlines()[-1]
+    assert "does not fit 32,256 bytes of flash" in line and "lea avr-fast" in line, line
+    assert not out.exists()
+    proc = subprocess.run([*CLI, "export", "--target", "avr", "--prim", "lea128", "--impl", "avr-fast", "--sram", "16",
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, env=ENV)
+    assert proc.returncode == 2 and "lea128 (avr-fast) does not fit 16 bytes of SRAM" in proc.stderr, proc.stderr
+    # The part's own budget: the ATmega128's 128 KiB hold it, and the listing gives each family's size.
+    proc = run([*CLI, "export", "--target", "avr", "--prim", "lea", "--impl", "avr-fast", "--out", str(out)])
+    m = re.search(r"lea avr-fast: ([\d,]+) bytes of code", proc.stdout)
+    assert m and 30_000 < int(m.group(1).replace(",", "")) < 131_072, proc.stdout
+    assert "of 131,072 bytes of flash in all" in proc.stdout
+    manifest = json.loads((out / "mcucrypt-export.json").read_text())
+    assert manifest["units"][0]["code_bytes"] == int(m.group(1).replace(",", ""))
+    assert "code B (family)" in (out / "README.md").read_text()
+
+
+def test_optimize_size_chooses_the_smallest_and_reports_progress(tmp_path):
+    """LEA-128 on the ATmega128: speed picks avr-fast (unrolled, about 12 KB), size picks ref (about 2 KB);
+    each candidate is announced on stderr while it is measured."""
+    for optimize, want in (("speed", "avr-fast"), ("size", "ref")):
+        proc = run([*CLI, "export", "--target", "avr", "--prim", "lea128", "--optimize", optimize,
+                    "--out", str(tmp_path / optimize)])
+        assert re.search(rf"^lea128: {want} \(", proc.stdout, re.M), proc.stdout
+        assert "mcucrypt: measuring lea128: ref (1 of 2)" in proc.stderr and "avr-fast (2 of 2)" in proc.stderr
+    sizes = {o: json.loads((tmp_path / o / "mcucrypt-export.json").read_text())["code_bytes"] for o in ("speed", "size")}
+    assert sizes["size"] < sizes["speed"], sizes
+
+
+# ----------------------------------------------------------------------------- API reference shipped
+
+def test_api_reference_tables_are_rectangular_and_notes_fit_the_family():
+    text = (ROOT / "docs" / "api.md").read_text()
+    for table in re.findall(r"(?:^\|.*\|\n)+", text, re.M):
+        rows = table.strip().splitlines()
+        widths = {r.count("|") for r in rows}
+        assert len(widths) == 1, rows[:3]
+    ascon_aead = text.split("### asconaead128 (aead)", 1)[1].split("###", 1)[0]
+    assert "fixednonce" not in ascon_aead and "wipe_state" not in ascon_aead and "tinyjambu" not in ascon_aead
+    assert "**Nonce**" in ascon_aead and "pass NULL" in ascon_aead
+    tj = text.split("## tinyjambu", 1)[1].split("\n## ", 1)[0]
+    assert "**Nonce**" in tj and "2^32" in tj and "fixednonce" in tj
+
+
+def test_export_ships_its_api_reference_and_documents_every_function(tmp_path):
+    export("avr", tmp_path / "lib", prims=["tinyjambu128", "lea128", "x25519"],
+           impl=["tinyjambu=avr-fast", "lea=avr-fast", "x25519=avr-fast"])
+    api = (tmp_path / "lib" / "API.md").read_text()
+    assert "## tinyjambu" in api and "## lea" in api and "## x25519" in api and "## aes" not in api
+    assert "| tinyjambu128 | avr-fast |" in api and "ref-normal" not in api
+    for h in (tmp_path / "lib" / "src" / "mcucrypt").glob("*_avr_fast.h"):
+        lines = h.read_text().splitlines()
+        for n, line in enumerate(lines):
+            if re.match(r"^(void|int) mcu_\w+\(", line):
+                assert lines[n - 1].endswith("*/"), f"{h.name}: no doc comment before {line}"
+                doc = " ".join(lines[max(0, n - 8):n])
+                assert "Returns" in doc, f"{h.name}: {line}"
+    tj = (tmp_path / "lib" / "src" / "mcucrypt" / "tinyjambu_avr_fast.h").read_text()
+    assert "nsec: unused, pass NULL" in tj and "Returns 0 when the tag verifies; -1 otherwise" in tj
+    assert "Nonces: TinyJAMBU" in tj
+    tc = (tmp_path / "lib" / "cmake" / "toolchain.cmake").read_text()
+    assert "/usr/bin" not in tc and "find_program(CMAKE_AR NAMES avr-gcc-ar avr-ar" in tc

@@ -20,7 +20,19 @@
 #define EX_ROM_BYTE(p) (*(p))
 #endif
 
+#ifdef __cplusplus
+extern "C" int mcucrypt_example(void);
+/* Round keys are uint32_t in some implementations and uint8_t in others: in C a void * converts to
+ * either; in C++ this proxy converts to whichever pointer the called function takes. */
+struct ex_any_ptr {
+    void *p;
+    template <class T> operator T *() const { return static_cast<T *>(p); }
+};
+#define EX_RK(rk) (ex_any_ptr{(void *)(rk)})
+#else
 int mcucrypt_example(void);
+#define EX_RK(rk) ((void *)(rk))
+#endif
 
 static void ex_read(uint8_t *dst, const uint8_t *rom, size_t n)
 {
@@ -50,15 +62,15 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
         for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
             const uint8_t *v = ex_##id + (size_t)i * REC;                                         \
             ex_read(rec, v, K + B);                                                               \
-            mcu_##id##_keyschedule((void *)rk, rec);                                              \
-            mcu_##id##_encrypt(out, rec + K, (const void *)rk);                                   \
+            mcu_##id##_keyschedule(EX_RK(rk), rec);                                               \
+            mcu_##id##_encrypt(out, rec + K, EX_RK(rk));                                          \
             if (ex_equal(out, v + K + B, B)) {                                                    \
                 (*passed)++;                                                                      \
             } else {                                                                              \
                 failed++;                                                                         \
             }                                                                                     \
         }                                                                                         \
-        mcu_##id##_wipe_rk((void *)rk);                                                           \
+        mcu_##id##_wipe_rk(EX_RK(rk));                                                            \
         return failed;                                                                            \
     }
 

@@ -11,6 +11,13 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 uint32_t mcu_declassify(uint32_t v);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -3,7 +3,7 @@
 
 API (META.yml `functions`):
   x25519(shared, scalar, point)   shared = X25519(scalar, point), 32-byte little-endian strings
-  x25519_base(public, scalar)     public = X25519(scalar, 9)
+  x25519_base(public_key, scalar) public_key = X25519(scalar, 9)
   fe_mul(r, a, b), fe_sqr(r, a)   the field multiplication and squaring the ladder is built on: 8
                                   little-endian 32-bit limbs, inputs any value < 2^256, result < 2^256
                                   and congruent mod 2^255 - 19 (exported so their cycles are reported)
@@ -156,7 +156,7 @@ class DhDriver(KindDriver):
         return shared, res
 
     def x25519_base(self, fw: Firmware, scalar: bytes) -> tuple[bytes, CallResult]:
-        res = fw.call("x25519_base", {"public": Buf(size=32, out=True), "scalar": Buf(scalar)})
+        res = fw.call("x25519_base", {"public_key": Buf(size=32, out=True), "scalar": Buf(scalar)})
         return res.outputs[0], res
 
     def fe_mul(self, fw: Firmware, a: int, b: int) -> tuple[int, CallResult]:

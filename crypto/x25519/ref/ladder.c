@@ -558,8 +558,8 @@ void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_
     fe_store(shared, x2);
 }
 
-void MCU_FN(x25519, x25519_base)(uint8_t *public, const uint8_t *scalar)
+void MCU_FN(x25519, x25519_base)(uint8_t *public_key, const uint8_t *scalar)
 {
     static const uint8_t base[32] = {9};
-    MCU_FN(x25519, x25519)(public, scalar, base);
+    MCU_FN(x25519, x25519)(public_key, scalar, base);
 }

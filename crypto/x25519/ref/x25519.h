@@ -4,7 +4,7 @@
  * Every implementation exports, under its own MCU_IMPL namespace:
  *   x25519(shared, scalar, point)   shared = X25519(scalar, point): clamping, the top bit of the point's
  *                                   last byte masked, u >= p accepted; all-zero for small-order points
- *   x25519_base(public, scalar)     public = X25519(scalar, 9)
+ *   x25519_base(public_key, scalar) public_key = X25519(scalar, 9)
  *   fe_mul(r, a, b), fe_sqr(r, a)   r = a*b, a^2 mod 2^255-19 (exported so their cost is measured)
  *   ladder(st, k, bits)             the ladder x25519 runs, over the low `bits` bits of k, bits 2 .. 0
  *                                   taken as 0 (exported for the constant-time checker, which traces a
@@ -18,7 +18,7 @@
 #include "mcucrypt/ns.h"
 
 void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point);
-void MCU_FN(x25519, x25519_base)(uint8_t *public, const uint8_t *scalar);
+void MCU_FN(x25519, x25519_base)(uint8_t *public_key, const uint8_t *scalar);
 void MCU_FN(x25519, fe_mul)(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void MCU_FN(x25519, fe_sqr)(uint32_t *r, const uint32_t *a);
 /* st = x1 | x2 | z2 | x3 | z3 (40 words), k a clamped scalar: the ladder over its bits bits-1 .. 0 (the
