@@ -19,7 +19,8 @@
  * additions, rotations and Boolean operations (no multiplication, no table indexed by data: K is
  * indexed by the round number). HMAC verification compares all taglen bytes by OR-ing differences and
  * declassifies only the verdict (mcu_declassify). Scratch copies of keys, pads, inner digests and
- * contexts are wiped with mcu_wipe before returning; `final` and `mac_final` wipe the caller's context.
+ * contexts are wiped before returning (mcu_wipe, or volatile word stores where the buffer is made of
+ * words); `final` and `mac_final` wipe the caller's context.
  * On AVR the round constants live in flash (PROGMEM, read with LPM), not in the 4 KiB of SRAM. */
 #include "sha2.h"
 #include "mcucrypt/declassify.h"
@@ -226,6 +227,72 @@ void MCU_FN(sha512, blocks)(uint64_t state[8], const uint8_t *in, size_t nblocks
 }
 #endif
 
+/* ------------------------------------------------------------------------- padding and wiping */
+
+/* The mode's own overhead matters on the small cores (a byte loop costs 3-4 cycles a byte): the
+ * padding zeros and the wipes of the contexts store a 32-bit word at a time. */
+
+/* Bytes [fill, end) of a block seen as words w[] (end a multiple of 4): zero bytes up to the next word
+ * boundary, then zero words. Lengths only (public). */
+static void zero_tail(uint32_t *w, size_t fill, size_t end)
+{
+    uint8_t *b = (uint8_t *)w;
+    for (; (fill & 3) != 0 && fill < end; fill++) {
+        b[fill] = 0;
+    }
+    for (size_t i = fill / 4; i < end / 4; i++) {
+        w[i] = 0;
+    }
+}
+
+/* mcu_wipe for 32-bit words: volatile stores (the compiler must emit each one), then the same barrier
+ * as mcu_wipe, so nothing treats the words as dead before the wipe. */
+static void wipe_words(uint32_t *w, size_t n)
+{
+    volatile uint32_t *v = w;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = 0;
+    }
+#if defined(__GNUC__)
+    __asm__ __volatile__("" : : "r"(w) : "memory");
+#endif
+}
+
+static void wipe_u64(uint64_t *x, size_t n)
+{
+    volatile uint64_t *v = x;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = 0;
+    }
+#if defined(__GNUC__)
+    __asm__ __volatile__("" : : "r"(x) : "memory");
+#endif
+}
+
+static void wipe_h256(uint32_t h[8])
+{
+    wipe_words(h, 8);
+}
+
+static void wipe_h512(uint64_t h[8])
+{
+    wipe_u64(h, 8);
+}
+
+static void wipe_ctx256(sha256_ctx_t *c)
+{
+    wipe_h256(c->h);
+    wipe_words(c->block.w, SHA256_BLOCK_BYTES / 4);
+    wipe_u64(&c->count, 1);
+}
+
+static void wipe_ctx512(sha512_ctx_t *c)
+{
+    wipe_h512(c->h);
+    wipe_words(c->block.w, SHA512_BLOCK_BYTES / 4);
+    wipe_u64(&c->count, 1);
+}
+
 /* ------------------------------------------------------------------------------- SHA-224/256 */
 
 static void sha256_start(sha256_ctx_t *c, const uint32_t iv[8])
@@ -244,39 +311,39 @@ static void sha256_absorb(sha256_ctx_t *c, const uint8_t *in, size_t len)
         if (take > len) {
             take = len;
         }
-        memcpy(c->block + fill, in, take);
+        memcpy(c->block.b + fill, in, take);
         in += take;
         len -= take;
         if (fill + take < SHA256_BLOCK_BYTES) {
             return;
         }
-        MCU_FN(sha256, blocks)(c->h, c->block, 1);
+        MCU_FN(sha256, blocks)(c->h, c->block.b, 1);
     }
     if (len >= SHA256_BLOCK_BYTES) {
         MCU_FN(sha256, blocks)(c->h, in, len / SHA256_BLOCK_BYTES);
         in += len & ~(size_t)(SHA256_BLOCK_BYTES - 1);
         len &= SHA256_BLOCK_BYTES - 1;
     }
-    memcpy(c->block, in, len);
+    memcpy(c->block.b, in, len);
 }
 
 /* Pad, compress the last block(s), write outlen (28 or 32) bytes, wipe the context. */
 static void sha256_finish(sha256_ctx_t *c, uint8_t *out, size_t outlen)
 {
     size_t fill = (size_t)c->count & (SHA256_BLOCK_BYTES - 1);
-    c->block[fill++] = 0x80;
+    c->block.b[fill++] = 0x80;
     if (fill > SHA256_BLOCK_BYTES - 8) {
-        memset(c->block + fill, 0, SHA256_BLOCK_BYTES - fill);
-        MCU_FN(sha256, blocks)(c->h, c->block, 1);
+        zero_tail(&c->block.w[0], fill, SHA256_BLOCK_BYTES);
+        MCU_FN(sha256, blocks)(c->h, c->block.b, 1);
         fill = 0;
     }
-    memset(c->block + fill, 0, SHA256_BLOCK_BYTES - 8 - fill);
-    store_be64(c->block + SHA256_BLOCK_BYTES - 8, c->count << 3);
-    MCU_FN(sha256, blocks)(c->h, c->block, 1);
+    zero_tail(&c->block.w[0], fill, SHA256_BLOCK_BYTES - 8);
+    store_be64(c->block.b + SHA256_BLOCK_BYTES - 8, c->count << 3);
+    MCU_FN(sha256, blocks)(c->h, c->block.b, 1);
     for (size_t i = 0; i < outlen / 4; i++) {
         store_be32(out + 4 * i, c->h[i]);
     }
-    mcu_wipe(c, sizeof *c);
+    wipe_ctx256(c);
 }
 
 static void sha256_oneshot(const uint32_t iv[8], uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
@@ -304,40 +371,40 @@ static void sha512_absorb(sha512_ctx_t *c, const uint8_t *in, size_t len)
         if (take > len) {
             take = len;
         }
-        memcpy(c->block + fill, in, take);
+        memcpy(c->block.b + fill, in, take);
         in += take;
         len -= take;
         if (fill + take < SHA512_BLOCK_BYTES) {
             return;
         }
-        MCU_FN(sha512, blocks)(c->h, c->block, 1);
+        MCU_FN(sha512, blocks)(c->h, c->block.b, 1);
     }
     if (len >= SHA512_BLOCK_BYTES) {
         MCU_FN(sha512, blocks)(c->h, in, len / SHA512_BLOCK_BYTES);
         in += len & ~(size_t)(SHA512_BLOCK_BYTES - 1);
         len &= SHA512_BLOCK_BYTES - 1;
     }
-    memcpy(c->block, in, len);
+    memcpy(c->block.b, in, len);
 }
 
 /* The length field is 128 bits: the byte count's top three bits, then the count times 8. */
 static void sha512_finish(sha512_ctx_t *c, uint8_t *out, size_t outlen)
 {
     size_t fill = (size_t)c->count & (SHA512_BLOCK_BYTES - 1);
-    c->block[fill++] = 0x80;
+    c->block.b[fill++] = 0x80;
     if (fill > SHA512_BLOCK_BYTES - 16) {
-        memset(c->block + fill, 0, SHA512_BLOCK_BYTES - fill);
-        MCU_FN(sha512, blocks)(c->h, c->block, 1);
+        zero_tail(&c->block.w[0], fill, SHA512_BLOCK_BYTES);
+        MCU_FN(sha512, blocks)(c->h, c->block.b, 1);
         fill = 0;
     }
-    memset(c->block + fill, 0, SHA512_BLOCK_BYTES - 16 - fill);
-    store_be64(c->block + SHA512_BLOCK_BYTES - 16, c->count >> 61);
-    store_be64(c->block + SHA512_BLOCK_BYTES - 8, c->count << 3);
-    MCU_FN(sha512, blocks)(c->h, c->block, 1);
+    zero_tail(&c->block.w[0], fill, SHA512_BLOCK_BYTES - 16);
+    store_be64(c->block.b + SHA512_BLOCK_BYTES - 16, c->count >> 61);
+    store_be64(c->block.b + SHA512_BLOCK_BYTES - 8, c->count << 3);
+    MCU_FN(sha512, blocks)(c->h, c->block.b, 1);
     for (size_t i = 0; i < outlen / 8; i++) {
         store_be64(out + 8 * i, c->h[i]);
     }
-    mcu_wipe(c, sizeof *c);
+    wipe_ctx512(c);
 }
 
 static void sha512_oneshot(const uint64_t iv[8], uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
@@ -452,38 +519,44 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
 #define HMAC_FAMILY(fam, BLOCK, DIGEST, IV)                                                    \
     static void hmac##fam##_init(hmacsha##fam##_ctx_t *c, const uint8_t *key, size_t keylen)          \
     {                                                                                                  \
-        uint8_t k0[BLOCK];                                                                             \
-        memset(k0, 0, sizeof k0);                                                                      \
+        union {                                                                                        \
+            uint8_t b[BLOCK];                                                                          \
+            uint32_t w[BLOCK / 4];                                                                     \
+        } k0;                                                                                          \
+        zero_tail(k0.w, 0, BLOCK);                                                                     \
         if (keylen > BLOCK) {                                                                          \
-            sha##fam##_oneshot(IV, k0, DIGEST, key, keylen);                                           \
+            sha##fam##_oneshot(IV, k0.b, DIGEST, key, keylen);                                         \
         } else {                                                                                       \
-            memcpy(k0, key, keylen);                                                                   \
+            memcpy(k0.b, key, keylen);                                                                 \
         }                                                                                              \
-        for (size_t i = 0; i < BLOCK; i++) {                                                           \
-            k0[i] ^= IPAD;                                                                             \
+        for (size_t i = 0; i < BLOCK / 4; i++) {        /* a byte pattern: no byte order */            \
+            k0.w[i] ^= IPAD * 0x01010101u;                                                             \
         }                                                                                              \
         memcpy(c->inner.h, IV, sizeof c->inner.h);                                                     \
-        MCU_FN(sha##fam, blocks)(c->inner.h, k0, 1);                                                   \
+        MCU_FN(sha##fam, blocks)(c->inner.h, k0.b, 1);                                                 \
         c->inner.count = BLOCK;                                                                        \
-        for (size_t i = 0; i < BLOCK; i++) {                                                           \
-            k0[i] ^= IPAD ^ OPAD;                                                                      \
+        for (size_t i = 0; i < BLOCK / 4; i++) {                                                       \
+            k0.w[i] ^= (IPAD ^ OPAD) * 0x01010101u;                                                    \
         }                                                                                              \
         memcpy(c->outer, IV, sizeof c->outer);                                                         \
-        MCU_FN(sha##fam, blocks)(c->outer, k0, 1);                                                     \
-        mcu_wipe(k0, sizeof k0);                                                                       \
+        MCU_FN(sha##fam, blocks)(c->outer, k0.b, 1);                                                   \
+        wipe_words(k0.w, BLOCK / 4);                                                                   \
     }                                                                                                  \
                                                                                                        \
     /* Inner digest, then the outer hash from its saved state (one block hashed: count BLOCK). */      \
     static void hmac##fam##_finish(hmacsha##fam##_ctx_t *c, uint8_t *tag)                             \
     {                                                                                                  \
-        uint8_t inner[DIGEST];                                                                         \
-        sha##fam##_finish(&c->inner, inner, DIGEST);                                                   \
+        union {                                                                                        \
+            uint8_t b[DIGEST];                                                                         \
+            uint32_t w[DIGEST / 4];                                                                    \
+        } inner;                                                                                       \
+        sha##fam##_finish(&c->inner, inner.b, DIGEST);                                                 \
         memcpy(c->inner.h, c->outer, sizeof c->outer);                                                 \
         c->inner.count = BLOCK;                                                                        \
-        sha##fam##_absorb(&c->inner, inner, DIGEST);                                                   \
-        sha##fam##_finish(&c->inner, tag, DIGEST);                                                     \
-        mcu_wipe(inner, sizeof inner);                                                                 \
-        mcu_wipe(c, sizeof *c);                                                                        \
+        sha##fam##_absorb(&c->inner, inner.b, DIGEST);                                                 \
+        sha##fam##_finish(&c->inner, tag, DIGEST);     /* wipes c->inner */                            \
+        wipe_words(inner.w, DIGEST / 4);                                                               \
+        wipe_h##fam(c->outer);                                                                         \
     }                                                                                                  \
                                                                                                        \
     static void hmac##fam##_oneshot(uint8_t *tag, const uint8_t *key, size_t keylen, const uint8_t *in, \

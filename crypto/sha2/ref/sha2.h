@@ -42,17 +42,24 @@
 #define SHA512_BLOCK_BYTES 128
 
 /* SHA-224/256 context, 104 bytes: h at 0, block at 32, count (bytes hashed so far, little-endian on
- * every target here; count % 64 bytes of block are filled) at 96. */
+ * every target here; count % 64 bytes of block are filled) at 96. The block is also seen as 32-bit
+ * words (block.w) so padding and wiping store a word at a time. */
 typedef struct {
     uint32_t h[8];
-    uint8_t block[SHA256_BLOCK_BYTES];
+    union {
+        uint8_t b[SHA256_BLOCK_BYTES];
+        uint32_t w[SHA256_BLOCK_BYTES / 4];
+    } block;
     uint64_t count;
 } sha256_ctx_t;
 
 /* SHA-384/512 context, 200 bytes: h at 0, block at 64, count at 192. */
 typedef struct {
     uint64_t h[8];
-    uint8_t block[SHA512_BLOCK_BYTES];
+    union {
+        uint8_t b[SHA512_BLOCK_BYTES];
+        uint32_t w[SHA512_BLOCK_BYTES / 4];
+    } block;
     uint64_t count;
 } sha512_ctx_t;
 
