@@ -533,15 +533,20 @@ SHA512_HEAD = """\
  *
  * Register map: 64-bit values are (low, high) pairs. State a..h at round 0 in (s2,s3) (s4,s5) (s6,s7)
  * (s8,s9) (s10,s11) (t3,t4) (t5,t6) (a6,a7), names rotating a round; temporaries and the kept a ^ b in
- * (s0,s1) and (a0,a1), swapping roles every round; K pointer a2, W pointer a3; in the scheduled rounds
- * (a4,a5) (t0,t1) (t2,ra) hold W[i] being built, W[i-1] and W[i-2]. Stack: 704 bytes (saved registers,
- * in/state/end, W[0..79]).
+ * (s0,s1) and (a0,a1), swapping roles every round; K pointer a2; in the scheduled rounds (a4,a5) (t0,t1)
+ * (t2,ra) hold W[i] being built, W[i-1] and W[i-2], and a3 is sigma0's third temporary (the message
+ * rounds use it as the W pointer). Stack: 704 bytes: W[0..79] at 0(sp), then the saved registers and
+ * in/state/end at 640(sp).
  *
  * Tricks: 64-bit add = ADD, SLTU, ADD, ADD; each piece of a 64-bit rotation is one 32-bit shift XORed
- * straight into the low or high sum (Sigma: 22 instructions); Maj = ((a^b)&(b^c))^b reusing b^c;
- * Ch = ((f^g)&e)^g; h accumulates T1 then T1 + T2. 8 rounds unrolled (state names repeat), W[] on the
- * stack with W[i-1], W[i-2] kept in registers. A round is 86 instructions, a scheduled round 146; loads
- * sit two instructions before their use. Constant time: no branch or address depends on data.
+ * straight into the low or high sum (Sigma: 22 instructions); sigma0 = ROTR1(x ^ ROTR7(x)) ^ SHR7(x),
+ * where SHR7 is ROTR7 without one of its four pieces, so both come from the same shifts (16
+ * instructions, not 20); Maj = ((a^b)&(b^c))^b reusing b^c; Ch = ((f^g)&e)^g; h accumulates T1 then
+ * T1 + T2. 8 rounds unrolled (state names repeat); in the scheduled passes sp itself walks up W[] (64
+ * bytes a pass, W[i] at 128 + 8j(sp)), which frees the W pointer register; everything still needed is
+ * at or above sp, so an interrupt cannot clobber it. W[i-1], W[i-2] stay in registers. A round is 86
+ * instructions, a scheduled round 142; loads sit two instructions before their use. Constant time: no
+ * branch or address depends on data.
  */
 #include "mcucrypt/ns.h"
 
@@ -684,7 +689,7 @@ def sha512_small_body() -> list[str]:
     asm("lw", z[1], f"-116({dst})")
     add64(asm, u, y[0], y[1], y[0])
     sigma64_add(asm, u, x, [19, 61], 6, t)
-    sigma64_add(asm, u, z, [1, 8], 7, t)
+    sigma0_512_add(asm, u, z, (t[0], t[1], "s10"))        # z is dead after: 16 instructions
     asm("sw", u[0], f"0({dst})")
     asm("sw", u[1], f"4({dst})")
     asm("addi", dst, dst, 8)
@@ -746,11 +751,12 @@ def small_file(bits: int) -> str:
                 " * (t5,t6) (a6,a7) at round 0 (names rotate a round); temporaries and the kept a ^ b in (s0,s1) and\n"
                 " * (a0,a1), swapping roles every round; K pointer a2, W pointer a3, W[i] in (a4,a5). The load and\n"
                 " * schedule loops use a4 (input), a5 (W[i]), t0 (end), (t1,t2) (s2,s3) (s4,s5) (s6,s7) for words\n"
-                " * and (s8,s9) as temporaries. Stack: 704 bytes (saved registers, in/state/end, W[0..79]).\n")
+                " * and (s8,s9), s10 as temporaries. Stack: 704 bytes (saved registers, in/state/end, W[0..79]).\n")
     note = (" * Small code (rv32-small): the rounds of rv32-fast (the same generator functions: Maj reusing b ^ c,\n"
             " * Ch = ((f ^ g) & e) ^ g, one shift and one XOR per rotation piece), as one 8-round body run in\n"
             " * passes; W[i] is read from a W[] array on the stack that two short loops fill first (the\n"
-            " * big-endian message words by LBU, then the schedule).\n" + regs +
+            " * big-endian message words by LBU, then the schedule" +
+            ("; its sigma0 is rv32-fast's 16-instruction form" if bits == 512 else "") + ").\n" + regs +
             " * Constant time: no branch or address depends on data.\n")
     return head[:cut] + note + head[rest:] + k + "\n".join(body) + "\n"
 
