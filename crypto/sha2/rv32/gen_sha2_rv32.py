@@ -304,6 +304,12 @@ S512_P = [("a4", "a5"), ("t0", "t1"), ("t2", "ra")]   # scheduled rounds: W[i] b
 FRAME512 = 704                  # ra, s0..s11 (13 words), in, state, end; W[0..79] at 64(sp)
 W512 = 64
 OFF512_IN, OFF512_STATE, OFF512_END = 52, 56, 60
+# rv32-fast: W[0..79] at the bottom of the frame (0(sp) at block start), the saved registers and in /
+# state / end above it at SAVE512, so the scheduled passes can move sp itself up the W array (64 bytes a
+# pass) and free the W pointer register: everything still live (W[i-16] onwards, the saved words) is
+# always at or above sp, so an interrupt pushing below sp cannot clobber it.
+SAVE512 = 640
+S512_X = "a3"                               # scheduled rounds: the third temporary of sigma0
 
 
 def add64(asm: Asm, dst: tuple[str, str], lo: str, hi: str | None, carry: str) -> None:
@@ -344,6 +350,33 @@ def sigma64_add(asm: Asm, dst: tuple[str, str], x: tuple[str, str], rots: list[i
             asm("add", dst[1], dst[1], t[0])
 
 
+def sigma0_512_add(asm: Asm, dst: tuple[str, str], x: tuple[str, str], t: tuple[str, str, str]) -> None:
+    """dst += sigma0(x) = ROTR1(x) ^ ROTR8(x) ^ SHR7(x) in 16 + 4 instructions; x is destroyed.
+
+    SHR7(x) is ROTR7(x) without the piece lo << 25 that ROTR7 puts in the high word, so one set of
+    ROTR7 pieces serves both: r = ROTR7(x), s = SHR7(x) (4 shifts, 2 XORs), then sigma0 = ROTR1(x ^ r) ^
+    s (ROTR1(ROTR7) = ROTR8): 2 + 4 shifts + 4 XORs. The direct form is 11 shifts + 9 XORs = 20."""
+    lo, hi = x
+    a, b, c = t
+    asm("srli", a, lo, 7)
+    asm("slli", b, hi, 25)
+    asm("xor", a, a, b)                                  # a = s.lo = r.lo
+    asm("slli", b, lo, 25)
+    asm("xor", lo, lo, a)                                # lo = y.lo = x.lo ^ r.lo
+    asm("xor", b, b, hi)
+    asm("srli", hi, hi, 7)                               # hi = s.hi
+    asm("xor", b, b, hi)                                 # b = y.hi = x.hi ^ r.hi
+    asm("srli", c, b, 1)                                 # high word: ROTR1(y).hi ^ s.hi
+    asm("xor", hi, hi, c)
+    asm("slli", c, lo, 31)
+    asm("xor", hi, hi, c)
+    asm("srli", c, lo, 1)                                # low word: ROTR1(y).lo ^ s.lo
+    asm("xor", a, a, c)
+    asm("slli", c, b, 31)
+    asm("xor", a, a, c)
+    add64(asm, dst, a, hi, a)
+
+
 def sha512_round(asm: Asm, i: int, st: list, tab: list, p: list, j: int, mode: str) -> None:
     """Round i (j = i mod 8, the slot in this pass). st: a..h pairs; tab = [T pair, a^b pair]; p: the
     W pairs. mode 'load': W[i] from the input (pointer in p[1][0]), stored to W[]; 'sched': computed
@@ -367,18 +400,21 @@ def sha512_round(asm: Asm, i: int, st: list, tab: list, p: list, j: int, mode: s
         asm("sw", w[1], f"{wo + 4}({S512_WP})")
     else:
         asm.c(f"round {i}: W[{i}] = sigma1(W[{i - 2}]) + W[{i - 7}] + sigma0(W[{i - 15}]) + W[{i - 16}]")
+        # sp points at W[i-16-j] (the pass's first W[i-16]): W[i] at 128 + 8j(sp)
         w, w2 = p[0], p[2]
-        asm("lw", w[0], f"{wo - 128}({S512_WP})")
-        asm("lw", w[1], f"{wo - 124}({S512_WP})")
-        asm("lw", t[0], f"{wo - 56}({S512_WP})")
-        asm("lw", t[1], f"{wo - 52}({S512_WP})")
+        wo += 128
+        asm("lw", w[0], f"{wo - 128}(sp)")
+        asm("lw", w[1], f"{wo - 124}(sp)")
+        asm("lw", t[0], f"{wo - 56}(sp)")
+        asm("lw", t[1], f"{wo - 52}(sp)")
         add64(asm, w, t[0], t[1], t[0])
         sigma64_add(asm, w, w2, [19, 61], 6, t)          # sigma1(W[i-2]), kept in registers
-        asm("lw", w2[0], f"{wo - 120}({S512_WP})")       # W[i-2] is dead: W[i-15] into its pair
-        asm("lw", w2[1], f"{wo - 116}({S512_WP})")
-        sigma64_add(asm, w, w2, [1, 8], 7, t)             # sigma0(W[i-15])
-        asm("sw", w[0], f"{wo}({S512_WP})")
-        asm("sw", w[1], f"{wo + 4}({S512_WP})")
+        asm("lw", w2[0], f"{wo - 120}(sp)")              # W[i-2] is dead: W[i-15] into its pair
+        asm("lw", w2[1], f"{wo - 116}(sp)")
+        sigma0_512_add(asm, w, w2, (t[0], t[1], S512_X))  # sigma0(W[i-15]), 16 instructions
+        asm("sw", w[0], f"{wo}(sp)")
+        asm("sw", w[1], f"{wo + 4}(sp)")
+        wo -= 128
         p[:] = [p[2], p[0], p[1]]
     add64(asm, h, w[0], w[1], t[0])                      # h += W[i]
     asm("lw", t[0], f"{wo}({S512_KP})")
@@ -413,20 +449,20 @@ def sha512_body() -> list[str]:
     asm("beqz", "a2", ".Ls512_none")                    # nblocks is public
     asm("addi", "sp", "sp", -FRAME512)
     for k, r in enumerate(saved):
-        asm("sw", r, f"{4 * k}(sp)")
+        asm("sw", r, f"{SAVE512 + 4 * k}(sp)")
     asm("slli", "a2", "a2", 7)
     asm("add", "a2", "a1", "a2")
-    asm("sw", "a1", f"{OFF512_IN}(sp)")
-    asm("sw", "a0", f"{OFF512_STATE}(sp)")
-    asm("sw", "a2", f"{OFF512_END}(sp)")
+    asm("sw", "a1", f"{SAVE512 + OFF512_IN}(sp)")
+    asm("sw", "a0", f"{SAVE512 + OFF512_STATE}(sp)")
+    asm("sw", "a2", f"{SAVE512 + OFF512_END}(sp)")
     for k, (lo, hi) in enumerate(S512_STATE):
         asm("lw", lo, f"{8 * k}(a0)")
         asm("lw", hi, f"{8 * k + 4}(a0)")
     asm.lines.append(".Ls512_block:")
     src = p[1][0]
-    asm("lw", src, f"{OFF512_IN}(sp)")
+    asm("lw", src, f"{SAVE512 + OFF512_IN}(sp)")
     asm("lla", S512_KP, ".Lsha512_k")
-    asm("addi", S512_WP, "sp", W512)
+    asm("mv", S512_WP, "sp")                             # the message passes store W[] through a3
     for half in (0, 1):                                  # b ^ c for round 0's Maj
         asm("xor", tab[1][half], st[1][half], st[2][half])
     asm.lines.append(".Ls512_load:")
@@ -439,14 +475,14 @@ def sha512_body() -> list[str]:
     asm("addi", S512_WP, S512_WP, 64)
     asm("lla", tab[0][0], ".Lsha512_k + 128")
     asm("bne", S512_KP, tab[0][0], ".Ls512_load")
-    asm("sw", src, f"{OFF512_IN}(sp)")
+    asm("sw", src, f"{SAVE512 + OFF512_IN}(sp)")
     asm.c("W[15] and W[14] into the pairs the scheduled rounds keep them in")
-    asm("lw", p[1][0], f"-8({S512_WP})")
-    asm("lw", p[1][1], f"-4({S512_WP})")
-    asm("lw", p[2][0], f"-16({S512_WP})")
-    asm("lw", p[2][1], f"-12({S512_WP})")
+    asm("lw", p[1][0], "120(sp)")
+    asm("lw", p[1][1], "124(sp)")
+    asm("lw", p[2][0], "112(sp)")
+    asm("lw", p[2][1], "116(sp)")
     asm.lines.append(".Ls512_sched:")
-    asm.c("rounds 16..79: eight passes of 8")
+    asm.c("rounds 16..79: eight passes of 8; sp moves 64 bytes up W[] a pass (a3 is a temporary)")
     for j in range(8):
         sha512_round(asm, 16 + j, st, tab, p, j, "sched")
     assert st == S512_STATE and tab == S512_T
@@ -458,13 +494,14 @@ def sha512_body() -> list[str]:
         asm("mv", S512_P[2][half], p[2][half])
     p[:] = list(S512_P)
     asm("addi", S512_KP, S512_KP, 64)
-    asm("addi", S512_WP, S512_WP, 64)
+    asm("addi", "sp", "sp", 64)
     asm("lla", tab[0][0], ".Lsha512_k + 640")
     asm("bne", S512_KP, tab[0][0], ".Ls512_sched")
+    asm("addi", "sp", "sp", -512)                       # back to the frame's base
     asm.c("H += working variables")
     ptr = tab[0][0]
     free = [p[0][0], p[0][1], p[1][0], p[1][1]]
-    asm("lw", ptr, f"{OFF512_STATE}(sp)")
+    asm("lw", ptr, f"{SAVE512 + OFF512_STATE}(sp)")
     for k in range(0, 8, 2):
         for m in range(4):
             asm("lw", free[m], f"{8 * k + 4 * m}({ptr})")
@@ -473,11 +510,11 @@ def sha512_body() -> list[str]:
             add64(asm, st[k + q], lo, hi, lo)
             asm("sw", st[k + q][0], f"{8 * (k + q)}({ptr})")
             asm("sw", st[k + q][1], f"{8 * (k + q) + 4}({ptr})")
-    asm("lw", free[0], f"{OFF512_IN}(sp)")
-    asm("lw", free[1], f"{OFF512_END}(sp)")
+    asm("lw", free[0], f"{SAVE512 + OFF512_IN}(sp)")
+    asm("lw", free[1], f"{SAVE512 + OFF512_END}(sp)")
     asm("bne", free[0], free[1], ".Ls512_block")       # public: block count
     for k, r in enumerate(saved):
-        asm("lw", r, f"{4 * k}(sp)")
+        asm("lw", r, f"{SAVE512 + 4 * k}(sp)")
     asm("addi", "sp", "sp", FRAME512)
     asm.lines.append(".Ls512_none:")
     asm("ret")
@@ -496,15 +533,20 @@ SHA512_HEAD = """\
  *
  * Register map: 64-bit values are (low, high) pairs. State a..h at round 0 in (s2,s3) (s4,s5) (s6,s7)
  * (s8,s9) (s10,s11) (t3,t4) (t5,t6) (a6,a7), names rotating a round; temporaries and the kept a ^ b in
- * (s0,s1) and (a0,a1), swapping roles every round; K pointer a2, W pointer a3; in the scheduled rounds
- * (a4,a5) (t0,t1) (t2,ra) hold W[i] being built, W[i-1] and W[i-2]. Stack: 704 bytes (saved registers,
- * in/state/end, W[0..79]).
+ * (s0,s1) and (a0,a1), swapping roles every round; K pointer a2; in the scheduled rounds (a4,a5) (t0,t1)
+ * (t2,ra) hold W[i] being built, W[i-1] and W[i-2], and a3 is sigma0's third temporary (the message
+ * rounds use it as the W pointer). Stack: 704 bytes: W[0..79] at 0(sp), then the saved registers and
+ * in/state/end at 640(sp).
  *
  * Tricks: 64-bit add = ADD, SLTU, ADD, ADD; each piece of a 64-bit rotation is one 32-bit shift XORed
- * straight into the low or high sum (Sigma: 22 instructions); Maj = ((a^b)&(b^c))^b reusing b^c;
- * Ch = ((f^g)&e)^g; h accumulates T1 then T1 + T2. 8 rounds unrolled (state names repeat), W[] on the
- * stack with W[i-1], W[i-2] kept in registers. A round is 86 instructions, a scheduled round 146; loads
- * sit two instructions before their use. Constant time: no branch or address depends on data.
+ * straight into the low or high sum (Sigma: 22 instructions); sigma0 = ROTR1(x ^ ROTR7(x)) ^ SHR7(x),
+ * where SHR7 is ROTR7 without one of its four pieces, so both come from the same shifts (16
+ * instructions, not 20); Maj = ((a^b)&(b^c))^b reusing b^c; Ch = ((f^g)&e)^g; h accumulates T1 then
+ * T1 + T2. 8 rounds unrolled (state names repeat); in the scheduled passes sp itself walks up W[] (64
+ * bytes a pass, W[i] at 128 + 8j(sp)), which frees the W pointer register; everything still needed is
+ * at or above sp, so an interrupt cannot clobber it. W[i-1], W[i-2] stay in registers. A round is 86
+ * instructions, a scheduled round 142; loads sit two instructions before their use. Constant time: no
+ * branch or address depends on data.
  */
 #include "mcucrypt/ns.h"
 
@@ -647,7 +689,7 @@ def sha512_small_body() -> list[str]:
     asm("lw", z[1], f"-116({dst})")
     add64(asm, u, y[0], y[1], y[0])
     sigma64_add(asm, u, x, [19, 61], 6, t)
-    sigma64_add(asm, u, z, [1, 8], 7, t)
+    sigma0_512_add(asm, u, z, (t[0], t[1], "s10"))        # z is dead after: 16 instructions
     asm("sw", u[0], f"0({dst})")
     asm("sw", u[1], f"4({dst})")
     asm("addi", dst, dst, 8)
@@ -709,11 +751,12 @@ def small_file(bits: int) -> str:
                 " * (t5,t6) (a6,a7) at round 0 (names rotate a round); temporaries and the kept a ^ b in (s0,s1) and\n"
                 " * (a0,a1), swapping roles every round; K pointer a2, W pointer a3, W[i] in (a4,a5). The load and\n"
                 " * schedule loops use a4 (input), a5 (W[i]), t0 (end), (t1,t2) (s2,s3) (s4,s5) (s6,s7) for words\n"
-                " * and (s8,s9) as temporaries. Stack: 704 bytes (saved registers, in/state/end, W[0..79]).\n")
+                " * and (s8,s9), s10 as temporaries. Stack: 704 bytes (saved registers, in/state/end, W[0..79]).\n")
     note = (" * Small code (rv32-small): the rounds of rv32-fast (the same generator functions: Maj reusing b ^ c,\n"
             " * Ch = ((f ^ g) & e) ^ g, one shift and one XOR per rotation piece), as one 8-round body run in\n"
             " * passes; W[i] is read from a W[] array on the stack that two short loops fill first (the\n"
-            " * big-endian message words by LBU, then the schedule).\n" + regs +
+            " * big-endian message words by LBU, then the schedule" +
+            ("; its sigma0 is rv32-fast's 16-instruction form" if bits == 512 else "") + ").\n" + regs +
             " * Constant time: no branch or address depends on data.\n")
     return head[:cut] + note + head[rest:] + k + "\n".join(body) + "\n"
 

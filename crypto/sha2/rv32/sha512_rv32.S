@@ -9,15 +9,20 @@
  *
  * Register map: 64-bit values are (low, high) pairs. State a..h at round 0 in (s2,s3) (s4,s5) (s6,s7)
  * (s8,s9) (s10,s11) (t3,t4) (t5,t6) (a6,a7), names rotating a round; temporaries and the kept a ^ b in
- * (s0,s1) and (a0,a1), swapping roles every round; K pointer a2, W pointer a3; in the scheduled rounds
- * (a4,a5) (t0,t1) (t2,ra) hold W[i] being built, W[i-1] and W[i-2]. Stack: 704 bytes (saved registers,
- * in/state/end, W[0..79]).
+ * (s0,s1) and (a0,a1), swapping roles every round; K pointer a2; in the scheduled rounds (a4,a5) (t0,t1)
+ * (t2,ra) hold W[i] being built, W[i-1] and W[i-2], and a3 is sigma0's third temporary (the message
+ * rounds use it as the W pointer). Stack: 704 bytes: W[0..79] at 0(sp), then the saved registers and
+ * in/state/end at 640(sp).
  *
  * Tricks: 64-bit add = ADD, SLTU, ADD, ADD; each piece of a 64-bit rotation is one 32-bit shift XORed
- * straight into the low or high sum (Sigma: 22 instructions); Maj = ((a^b)&(b^c))^b reusing b^c;
- * Ch = ((f^g)&e)^g; h accumulates T1 then T1 + T2. 8 rounds unrolled (state names repeat), W[] on the
- * stack with W[i-1], W[i-2] kept in registers. A round is 86 instructions, a scheduled round 146; loads
- * sit two instructions before their use. Constant time: no branch or address depends on data.
+ * straight into the low or high sum (Sigma: 22 instructions); sigma0 = ROTR1(x ^ ROTR7(x)) ^ SHR7(x),
+ * where SHR7 is ROTR7 without one of its four pieces, so both come from the same shifts (16
+ * instructions, not 20); Maj = ((a^b)&(b^c))^b reusing b^c; Ch = ((f^g)&e)^g; h accumulates T1 then
+ * T1 + T2. 8 rounds unrolled (state names repeat); in the scheduled passes sp itself walks up W[] (64
+ * bytes a pass, W[i] at 128 + 8j(sp)), which frees the W pointer register; everything still needed is
+ * at or above sp, so an interrupt cannot clobber it. W[i-1], W[i-2] stay in registers. A round is 86
+ * instructions, a scheduled round 142; loads sit two instructions before their use. Constant time: no
+ * branch or address depends on data.
  */
 #include "mcucrypt/ns.h"
 
@@ -52,24 +57,24 @@
 MCU_FN(sha512, blocks):
     beqz    a2, .Ls512_none
     addi    sp, sp, -704
-    sw      ra, 0(sp)
-    sw      s0, 4(sp)
-    sw      s1, 8(sp)
-    sw      s2, 12(sp)
-    sw      s3, 16(sp)
-    sw      s4, 20(sp)
-    sw      s5, 24(sp)
-    sw      s6, 28(sp)
-    sw      s7, 32(sp)
-    sw      s8, 36(sp)
-    sw      s9, 40(sp)
-    sw      s10, 44(sp)
-    sw      s11, 48(sp)
+    sw      ra, 640(sp)
+    sw      s0, 644(sp)
+    sw      s1, 648(sp)
+    sw      s2, 652(sp)
+    sw      s3, 656(sp)
+    sw      s4, 660(sp)
+    sw      s5, 664(sp)
+    sw      s6, 668(sp)
+    sw      s7, 672(sp)
+    sw      s8, 676(sp)
+    sw      s9, 680(sp)
+    sw      s10, 684(sp)
+    sw      s11, 688(sp)
     slli    a2, a2, 7
     add     a2, a1, a2
-    sw      a1, 52(sp)
-    sw      a0, 56(sp)
-    sw      a2, 60(sp)
+    sw      a1, 692(sp)
+    sw      a0, 696(sp)
+    sw      a2, 700(sp)
     lw      s2, 0(a0)
     lw      s3, 4(a0)
     lw      s4, 8(a0)
@@ -87,9 +92,9 @@ MCU_FN(sha512, blocks):
     lw      a6, 56(a0)
     lw      a7, 60(a0)
 .Ls512_block:
-    lw      t0, 52(sp)
+    lw      t0, 692(sp)
     lla     a2, .Lsha512_k
-    addi    a3, sp, 64
+    mv      a3, sp
     xor     a0, s4, s6
     xor     a1, s5, s7
 .Ls512_load:
@@ -971,19 +976,19 @@ MCU_FN(sha512, blocks):
     addi    a3, a3, 64
     lla     s0, .Lsha512_k + 128
     bne     a2, s0, .Ls512_load
-    sw      t0, 52(sp)
+    sw      t0, 692(sp)
     # W[15] and W[14] into the pairs the scheduled rounds keep them in
-    lw      t0, -8(a3)
-    lw      t1, -4(a3)
-    lw      t2, -16(a3)
-    lw      ra, -12(a3)
+    lw      t0, 120(sp)
+    lw      t1, 124(sp)
+    lw      t2, 112(sp)
+    lw      ra, 116(sp)
 .Ls512_sched:
-    # rounds 16..79: eight passes of 8
+    # rounds 16..79: eight passes of 8; sp moves 64 bytes up W[] a pass (a3 is a temporary)
     # round 16: W[16] = sigma1(W[14]) + W[9] + sigma0(W[1]) + W[0]
-    lw      a4, -128(a3)
-    lw      a5, -124(a3)
-    lw      s0, -56(a3)
-    lw      s1, -52(a3)
+    lw      a4, 0(sp)
+    lw      a5, 4(sp)
+    lw      s0, 72(sp)
+    lw      s1, 76(sp)
     add     a4, a4, s0
     sltu    s0, a4, s0
     add     a5, a5, s1
@@ -1012,34 +1017,30 @@ MCU_FN(sha512, blocks):
     srli    s1, ra, 6
     xor     s0, s0, s1
     add     a5, a5, s0
-    lw      t2, -120(a3)
-    lw      ra, -116(a3)
-    srli    s0, t2, 1
-    slli    s1, ra, 31
-    xor     s0, s0, s1
-    srli    s1, t2, 8
-    xor     s0, s0, s1
-    slli    s1, ra, 24
-    xor     s0, s0, s1
-    srli    s1, t2, 7
-    xor     s0, s0, s1
+    lw      t2, 8(sp)
+    lw      ra, 12(sp)
+    srli    s0, t2, 7
     slli    s1, ra, 25
     xor     s0, s0, s1
+    slli    s1, t2, 25
+    xor     t2, t2, s0
+    xor     s1, s1, ra
+    srli    ra, ra, 7
+    xor     s1, s1, ra
+    srli    a3, s1, 1
+    xor     ra, ra, a3
+    slli    a3, t2, 31
+    xor     ra, ra, a3
+    srli    a3, t2, 1
+    xor     s0, s0, a3
+    slli    a3, s1, 31
+    xor     s0, s0, a3
     add     a4, a4, s0
     sltu    s0, a4, s0
+    add     a5, a5, ra
     add     a5, a5, s0
-    srli    s0, ra, 1
-    slli    s1, t2, 31
-    xor     s0, s0, s1
-    srli    s1, ra, 8
-    xor     s0, s0, s1
-    slli    s1, t2, 24
-    xor     s0, s0, s1
-    srli    s1, ra, 7
-    xor     s0, s0, s1
-    add     a5, a5, s0
-    sw      a4, 0(a3)
-    sw      a5, 4(a3)
+    sw      a4, 128(sp)
+    sw      a5, 132(sp)
     add     a6, a6, a4
     sltu    s0, a6, a4
     add     a7, a7, a5
@@ -1127,10 +1128,10 @@ MCU_FN(sha512, blocks):
     add     a7, a7, a1
     add     a7, a7, a0
     # round 17: W[17] = sigma1(W[15]) + W[10] + sigma0(W[2]) + W[1]
-    lw      t2, -120(a3)
-    lw      ra, -116(a3)
-    lw      a0, -48(a3)
-    lw      a1, -44(a3)
+    lw      t2, 8(sp)
+    lw      ra, 12(sp)
+    lw      a0, 80(sp)
+    lw      a1, 84(sp)
     add     t2, t2, a0
     sltu    a0, t2, a0
     add     ra, ra, a1
@@ -1159,34 +1160,30 @@ MCU_FN(sha512, blocks):
     srli    a1, t1, 6
     xor     a0, a0, a1
     add     ra, ra, a0
-    lw      t0, -112(a3)
-    lw      t1, -108(a3)
-    srli    a0, t0, 1
-    slli    a1, t1, 31
-    xor     a0, a0, a1
-    srli    a1, t0, 8
-    xor     a0, a0, a1
-    slli    a1, t1, 24
-    xor     a0, a0, a1
-    srli    a1, t0, 7
-    xor     a0, a0, a1
+    lw      t0, 16(sp)
+    lw      t1, 20(sp)
+    srli    a0, t0, 7
     slli    a1, t1, 25
     xor     a0, a0, a1
+    slli    a1, t0, 25
+    xor     t0, t0, a0
+    xor     a1, a1, t1
+    srli    t1, t1, 7
+    xor     a1, a1, t1
+    srli    a3, a1, 1
+    xor     t1, t1, a3
+    slli    a3, t0, 31
+    xor     t1, t1, a3
+    srli    a3, t0, 1
+    xor     a0, a0, a3
+    slli    a3, a1, 31
+    xor     a0, a0, a3
     add     t2, t2, a0
     sltu    a0, t2, a0
+    add     ra, ra, t1
     add     ra, ra, a0
-    srli    a0, t1, 1
-    slli    a1, t0, 31
-    xor     a0, a0, a1
-    srli    a1, t1, 8
-    xor     a0, a0, a1
-    slli    a1, t0, 24
-    xor     a0, a0, a1
-    srli    a1, t1, 7
-    xor     a0, a0, a1
-    add     ra, ra, a0
-    sw      t2, 8(a3)
-    sw      ra, 12(a3)
+    sw      t2, 136(sp)
+    sw      ra, 140(sp)
     add     t5, t5, t2
     sltu    a0, t5, t2
     add     t6, t6, ra
@@ -1274,10 +1271,10 @@ MCU_FN(sha512, blocks):
     add     t6, t6, s1
     add     t6, t6, s0
     # round 18: W[18] = sigma1(W[16]) + W[11] + sigma0(W[3]) + W[2]
-    lw      t0, -112(a3)
-    lw      t1, -108(a3)
-    lw      s0, -40(a3)
-    lw      s1, -36(a3)
+    lw      t0, 16(sp)
+    lw      t1, 20(sp)
+    lw      s0, 88(sp)
+    lw      s1, 92(sp)
     add     t0, t0, s0
     sltu    s0, t0, s0
     add     t1, t1, s1
@@ -1306,34 +1303,30 @@ MCU_FN(sha512, blocks):
     srli    s1, a5, 6
     xor     s0, s0, s1
     add     t1, t1, s0
-    lw      a4, -104(a3)
-    lw      a5, -100(a3)
-    srli    s0, a4, 1
-    slli    s1, a5, 31
-    xor     s0, s0, s1
-    srli    s1, a4, 8
-    xor     s0, s0, s1
-    slli    s1, a5, 24
-    xor     s0, s0, s1
-    srli    s1, a4, 7
-    xor     s0, s0, s1
+    lw      a4, 24(sp)
+    lw      a5, 28(sp)
+    srli    s0, a4, 7
     slli    s1, a5, 25
     xor     s0, s0, s1
+    slli    s1, a4, 25
+    xor     a4, a4, s0
+    xor     s1, s1, a5
+    srli    a5, a5, 7
+    xor     s1, s1, a5
+    srli    a3, s1, 1
+    xor     a5, a5, a3
+    slli    a3, a4, 31
+    xor     a5, a5, a3
+    srli    a3, a4, 1
+    xor     s0, s0, a3
+    slli    a3, s1, 31
+    xor     s0, s0, a3
     add     t0, t0, s0
     sltu    s0, t0, s0
+    add     t1, t1, a5
     add     t1, t1, s0
-    srli    s0, a5, 1
-    slli    s1, a4, 31
-    xor     s0, s0, s1
-    srli    s1, a5, 8
-    xor     s0, s0, s1
-    slli    s1, a4, 24
-    xor     s0, s0, s1
-    srli    s1, a5, 7
-    xor     s0, s0, s1
-    add     t1, t1, s0
-    sw      t0, 16(a3)
-    sw      t1, 20(a3)
+    sw      t0, 144(sp)
+    sw      t1, 148(sp)
     add     t3, t3, t0
     sltu    s0, t3, t0
     add     t4, t4, t1
@@ -1421,10 +1414,10 @@ MCU_FN(sha512, blocks):
     add     t4, t4, a1
     add     t4, t4, a0
     # round 19: W[19] = sigma1(W[17]) + W[12] + sigma0(W[4]) + W[3]
-    lw      a4, -104(a3)
-    lw      a5, -100(a3)
-    lw      a0, -32(a3)
-    lw      a1, -28(a3)
+    lw      a4, 24(sp)
+    lw      a5, 28(sp)
+    lw      a0, 96(sp)
+    lw      a1, 100(sp)
     add     a4, a4, a0
     sltu    a0, a4, a0
     add     a5, a5, a1
@@ -1453,34 +1446,30 @@ MCU_FN(sha512, blocks):
     srli    a1, ra, 6
     xor     a0, a0, a1
     add     a5, a5, a0
-    lw      t2, -96(a3)
-    lw      ra, -92(a3)
-    srli    a0, t2, 1
-    slli    a1, ra, 31
-    xor     a0, a0, a1
-    srli    a1, t2, 8
-    xor     a0, a0, a1
-    slli    a1, ra, 24
-    xor     a0, a0, a1
-    srli    a1, t2, 7
-    xor     a0, a0, a1
+    lw      t2, 32(sp)
+    lw      ra, 36(sp)
+    srli    a0, t2, 7
     slli    a1, ra, 25
     xor     a0, a0, a1
+    slli    a1, t2, 25
+    xor     t2, t2, a0
+    xor     a1, a1, ra
+    srli    ra, ra, 7
+    xor     a1, a1, ra
+    srli    a3, a1, 1
+    xor     ra, ra, a3
+    slli    a3, t2, 31
+    xor     ra, ra, a3
+    srli    a3, t2, 1
+    xor     a0, a0, a3
+    slli    a3, a1, 31
+    xor     a0, a0, a3
     add     a4, a4, a0
     sltu    a0, a4, a0
+    add     a5, a5, ra
     add     a5, a5, a0
-    srli    a0, ra, 1
-    slli    a1, t2, 31
-    xor     a0, a0, a1
-    srli    a1, ra, 8
-    xor     a0, a0, a1
-    slli    a1, t2, 24
-    xor     a0, a0, a1
-    srli    a1, ra, 7
-    xor     a0, a0, a1
-    add     a5, a5, a0
-    sw      a4, 24(a3)
-    sw      a5, 28(a3)
+    sw      a4, 152(sp)
+    sw      a5, 156(sp)
     add     s10, s10, a4
     sltu    a0, s10, a4
     add     s11, s11, a5
@@ -1568,10 +1557,10 @@ MCU_FN(sha512, blocks):
     add     s11, s11, s1
     add     s11, s11, s0
     # round 20: W[20] = sigma1(W[18]) + W[13] + sigma0(W[5]) + W[4]
-    lw      t2, -96(a3)
-    lw      ra, -92(a3)
-    lw      s0, -24(a3)
-    lw      s1, -20(a3)
+    lw      t2, 32(sp)
+    lw      ra, 36(sp)
+    lw      s0, 104(sp)
+    lw      s1, 108(sp)
     add     t2, t2, s0
     sltu    s0, t2, s0
     add     ra, ra, s1
@@ -1600,34 +1589,30 @@ MCU_FN(sha512, blocks):
     srli    s1, t1, 6
     xor     s0, s0, s1
     add     ra, ra, s0
-    lw      t0, -88(a3)
-    lw      t1, -84(a3)
-    srli    s0, t0, 1
-    slli    s1, t1, 31
-    xor     s0, s0, s1
-    srli    s1, t0, 8
-    xor     s0, s0, s1
-    slli    s1, t1, 24
-    xor     s0, s0, s1
-    srli    s1, t0, 7
-    xor     s0, s0, s1
+    lw      t0, 40(sp)
+    lw      t1, 44(sp)
+    srli    s0, t0, 7
     slli    s1, t1, 25
     xor     s0, s0, s1
+    slli    s1, t0, 25
+    xor     t0, t0, s0
+    xor     s1, s1, t1
+    srli    t1, t1, 7
+    xor     s1, s1, t1
+    srli    a3, s1, 1
+    xor     t1, t1, a3
+    slli    a3, t0, 31
+    xor     t1, t1, a3
+    srli    a3, t0, 1
+    xor     s0, s0, a3
+    slli    a3, s1, 31
+    xor     s0, s0, a3
     add     t2, t2, s0
     sltu    s0, t2, s0
+    add     ra, ra, t1
     add     ra, ra, s0
-    srli    s0, t1, 1
-    slli    s1, t0, 31
-    xor     s0, s0, s1
-    srli    s1, t1, 8
-    xor     s0, s0, s1
-    slli    s1, t0, 24
-    xor     s0, s0, s1
-    srli    s1, t1, 7
-    xor     s0, s0, s1
-    add     ra, ra, s0
-    sw      t2, 32(a3)
-    sw      ra, 36(a3)
+    sw      t2, 160(sp)
+    sw      ra, 164(sp)
     add     s8, s8, t2
     sltu    s0, s8, t2
     add     s9, s9, ra
@@ -1715,10 +1700,10 @@ MCU_FN(sha512, blocks):
     add     s9, s9, a1
     add     s9, s9, a0
     # round 21: W[21] = sigma1(W[19]) + W[14] + sigma0(W[6]) + W[5]
-    lw      t0, -88(a3)
-    lw      t1, -84(a3)
-    lw      a0, -16(a3)
-    lw      a1, -12(a3)
+    lw      t0, 40(sp)
+    lw      t1, 44(sp)
+    lw      a0, 112(sp)
+    lw      a1, 116(sp)
     add     t0, t0, a0
     sltu    a0, t0, a0
     add     t1, t1, a1
@@ -1747,34 +1732,30 @@ MCU_FN(sha512, blocks):
     srli    a1, a5, 6
     xor     a0, a0, a1
     add     t1, t1, a0
-    lw      a4, -80(a3)
-    lw      a5, -76(a3)
-    srli    a0, a4, 1
-    slli    a1, a5, 31
-    xor     a0, a0, a1
-    srli    a1, a4, 8
-    xor     a0, a0, a1
-    slli    a1, a5, 24
-    xor     a0, a0, a1
-    srli    a1, a4, 7
-    xor     a0, a0, a1
+    lw      a4, 48(sp)
+    lw      a5, 52(sp)
+    srli    a0, a4, 7
     slli    a1, a5, 25
     xor     a0, a0, a1
+    slli    a1, a4, 25
+    xor     a4, a4, a0
+    xor     a1, a1, a5
+    srli    a5, a5, 7
+    xor     a1, a1, a5
+    srli    a3, a1, 1
+    xor     a5, a5, a3
+    slli    a3, a4, 31
+    xor     a5, a5, a3
+    srli    a3, a4, 1
+    xor     a0, a0, a3
+    slli    a3, a1, 31
+    xor     a0, a0, a3
     add     t0, t0, a0
     sltu    a0, t0, a0
+    add     t1, t1, a5
     add     t1, t1, a0
-    srli    a0, a5, 1
-    slli    a1, a4, 31
-    xor     a0, a0, a1
-    srli    a1, a5, 8
-    xor     a0, a0, a1
-    slli    a1, a4, 24
-    xor     a0, a0, a1
-    srli    a1, a5, 7
-    xor     a0, a0, a1
-    add     t1, t1, a0
-    sw      t0, 40(a3)
-    sw      t1, 44(a3)
+    sw      t0, 168(sp)
+    sw      t1, 172(sp)
     add     s6, s6, t0
     sltu    a0, s6, t0
     add     s7, s7, t1
@@ -1862,10 +1843,10 @@ MCU_FN(sha512, blocks):
     add     s7, s7, s1
     add     s7, s7, s0
     # round 22: W[22] = sigma1(W[20]) + W[15] + sigma0(W[7]) + W[6]
-    lw      a4, -80(a3)
-    lw      a5, -76(a3)
-    lw      s0, -8(a3)
-    lw      s1, -4(a3)
+    lw      a4, 48(sp)
+    lw      a5, 52(sp)
+    lw      s0, 120(sp)
+    lw      s1, 124(sp)
     add     a4, a4, s0
     sltu    s0, a4, s0
     add     a5, a5, s1
@@ -1894,34 +1875,30 @@ MCU_FN(sha512, blocks):
     srli    s1, ra, 6
     xor     s0, s0, s1
     add     a5, a5, s0
-    lw      t2, -72(a3)
-    lw      ra, -68(a3)
-    srli    s0, t2, 1
-    slli    s1, ra, 31
-    xor     s0, s0, s1
-    srli    s1, t2, 8
-    xor     s0, s0, s1
-    slli    s1, ra, 24
-    xor     s0, s0, s1
-    srli    s1, t2, 7
-    xor     s0, s0, s1
+    lw      t2, 56(sp)
+    lw      ra, 60(sp)
+    srli    s0, t2, 7
     slli    s1, ra, 25
     xor     s0, s0, s1
+    slli    s1, t2, 25
+    xor     t2, t2, s0
+    xor     s1, s1, ra
+    srli    ra, ra, 7
+    xor     s1, s1, ra
+    srli    a3, s1, 1
+    xor     ra, ra, a3
+    slli    a3, t2, 31
+    xor     ra, ra, a3
+    srli    a3, t2, 1
+    xor     s0, s0, a3
+    slli    a3, s1, 31
+    xor     s0, s0, a3
     add     a4, a4, s0
     sltu    s0, a4, s0
+    add     a5, a5, ra
     add     a5, a5, s0
-    srli    s0, ra, 1
-    slli    s1, t2, 31
-    xor     s0, s0, s1
-    srli    s1, ra, 8
-    xor     s0, s0, s1
-    slli    s1, t2, 24
-    xor     s0, s0, s1
-    srli    s1, ra, 7
-    xor     s0, s0, s1
-    add     a5, a5, s0
-    sw      a4, 48(a3)
-    sw      a5, 52(a3)
+    sw      a4, 176(sp)
+    sw      a5, 180(sp)
     add     s4, s4, a4
     sltu    s0, s4, a4
     add     s5, s5, a5
@@ -2009,10 +1986,10 @@ MCU_FN(sha512, blocks):
     add     s5, s5, a1
     add     s5, s5, a0
     # round 23: W[23] = sigma1(W[21]) + W[16] + sigma0(W[8]) + W[7]
-    lw      t2, -72(a3)
-    lw      ra, -68(a3)
-    lw      a0, 0(a3)
-    lw      a1, 4(a3)
+    lw      t2, 56(sp)
+    lw      ra, 60(sp)
+    lw      a0, 128(sp)
+    lw      a1, 132(sp)
     add     t2, t2, a0
     sltu    a0, t2, a0
     add     ra, ra, a1
@@ -2041,34 +2018,30 @@ MCU_FN(sha512, blocks):
     srli    a1, t1, 6
     xor     a0, a0, a1
     add     ra, ra, a0
-    lw      t0, -64(a3)
-    lw      t1, -60(a3)
-    srli    a0, t0, 1
-    slli    a1, t1, 31
-    xor     a0, a0, a1
-    srli    a1, t0, 8
-    xor     a0, a0, a1
-    slli    a1, t1, 24
-    xor     a0, a0, a1
-    srli    a1, t0, 7
-    xor     a0, a0, a1
+    lw      t0, 64(sp)
+    lw      t1, 68(sp)
+    srli    a0, t0, 7
     slli    a1, t1, 25
     xor     a0, a0, a1
+    slli    a1, t0, 25
+    xor     t0, t0, a0
+    xor     a1, a1, t1
+    srli    t1, t1, 7
+    xor     a1, a1, t1
+    srli    a3, a1, 1
+    xor     t1, t1, a3
+    slli    a3, t0, 31
+    xor     t1, t1, a3
+    srli    a3, t0, 1
+    xor     a0, a0, a3
+    slli    a3, a1, 31
+    xor     a0, a0, a3
     add     t2, t2, a0
     sltu    a0, t2, a0
+    add     ra, ra, t1
     add     ra, ra, a0
-    srli    a0, t1, 1
-    slli    a1, t0, 31
-    xor     a0, a0, a1
-    srli    a1, t1, 8
-    xor     a0, a0, a1
-    slli    a1, t0, 24
-    xor     a0, a0, a1
-    srli    a1, t1, 7
-    xor     a0, a0, a1
-    add     ra, ra, a0
-    sw      t2, 56(a3)
-    sw      ra, 60(a3)
+    sw      t2, 184(sp)
+    sw      ra, 188(sp)
     add     s2, s2, t2
     sltu    a0, s2, t2
     add     s3, s3, ra
@@ -2160,11 +2133,12 @@ MCU_FN(sha512, blocks):
     mv      t2, a4
     mv      ra, a5
     addi    a2, a2, 64
-    addi    a3, a3, 64
+    addi    sp, sp, 64
     lla     s0, .Lsha512_k + 640
     bne     a2, s0, .Ls512_sched
+    addi    sp, sp, -512
     # H += working variables
-    lw      s0, 56(sp)
+    lw      s0, 696(sp)
     lw      a4, 0(s0)
     lw      a5, 4(s0)
     lw      t0, 8(s0)
@@ -2229,22 +2203,22 @@ MCU_FN(sha512, blocks):
     add     a7, a7, t0
     sw      a6, 56(s0)
     sw      a7, 60(s0)
-    lw      a4, 52(sp)
-    lw      a5, 60(sp)
+    lw      a4, 692(sp)
+    lw      a5, 700(sp)
     bne     a4, a5, .Ls512_block
-    lw      ra, 0(sp)
-    lw      s0, 4(sp)
-    lw      s1, 8(sp)
-    lw      s2, 12(sp)
-    lw      s3, 16(sp)
-    lw      s4, 20(sp)
-    lw      s5, 24(sp)
-    lw      s6, 28(sp)
-    lw      s7, 32(sp)
-    lw      s8, 36(sp)
-    lw      s9, 40(sp)
-    lw      s10, 44(sp)
-    lw      s11, 48(sp)
+    lw      ra, 640(sp)
+    lw      s0, 644(sp)
+    lw      s1, 648(sp)
+    lw      s2, 652(sp)
+    lw      s3, 656(sp)
+    lw      s4, 660(sp)
+    lw      s5, 664(sp)
+    lw      s6, 668(sp)
+    lw      s7, 672(sp)
+    lw      s8, 676(sp)
+    lw      s9, 680(sp)
+    lw      s10, 684(sp)
+    lw      s11, 688(sp)
     addi    sp, sp, 704
 .Ls512_none:
     ret     

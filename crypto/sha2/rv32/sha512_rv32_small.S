@@ -10,12 +10,12 @@
  * Small code (rv32-small): the rounds of rv32-fast (the same generator functions: Maj reusing b ^ c,
  * Ch = ((f ^ g) & e) ^ g, one shift and one XOR per rotation piece), as one 8-round body run in
  * passes; W[i] is read from a W[] array on the stack that two short loops fill first (the
- * big-endian message words by LBU, then the schedule).
+ * big-endian message words by LBU, then the schedule; its sigma0 is rv32-fast's 16-instruction form).
  * Register map: state a..h as (low, high) pairs (s2,s3) (s4,s5) (s6,s7) (s8,s9) (s10,s11) (t3,t4)
  * (t5,t6) (a6,a7) at round 0 (names rotate a round); temporaries and the kept a ^ b in (s0,s1) and
  * (a0,a1), swapping roles every round; K pointer a2, W pointer a3, W[i] in (a4,a5). The load and
  * schedule loops use a4 (input), a5 (W[i]), t0 (end), (t1,t2) (s2,s3) (s4,s5) (s6,s7) for words
- * and (s8,s9) as temporaries. Stack: 704 bytes (saved registers, in/state/end, W[0..79]).
+ * and (s8,s9), s10 as temporaries. Stack: 704 bytes (saved registers, in/state/end, W[0..79]).
  * Constant time: no branch or address depends on data.
  */
 #include "mcucrypt/ns.h"
@@ -140,29 +140,25 @@ MCU_FN(sha512, blocks):
     srli    s9, t2, 6
     xor     s8, s8, s9
     add     s7, s7, s8
-    srli    s8, s4, 1
-    slli    s9, s5, 31
-    xor     s8, s8, s9
-    srli    s9, s4, 8
-    xor     s8, s8, s9
-    slli    s9, s5, 24
-    xor     s8, s8, s9
-    srli    s9, s4, 7
-    xor     s8, s8, s9
+    srli    s8, s4, 7
     slli    s9, s5, 25
     xor     s8, s8, s9
+    slli    s9, s4, 25
+    xor     s4, s4, s8
+    xor     s9, s9, s5
+    srli    s5, s5, 7
+    xor     s9, s9, s5
+    srli    s10, s9, 1
+    xor     s5, s5, s10
+    slli    s10, s4, 31
+    xor     s5, s5, s10
+    srli    s10, s4, 1
+    xor     s8, s8, s10
+    slli    s10, s9, 31
+    xor     s8, s8, s10
     add     s6, s6, s8
     sltu    s8, s6, s8
-    add     s7, s7, s8
-    srli    s8, s5, 1
-    slli    s9, s4, 31
-    xor     s8, s8, s9
-    srli    s9, s5, 8
-    xor     s8, s8, s9
-    slli    s9, s4, 24
-    xor     s8, s8, s9
-    srli    s9, s5, 7
-    xor     s8, s8, s9
+    add     s7, s7, s5
     add     s7, s7, s8
     sw      s6, 0(a5)
     sw      s7, 4(a5)
