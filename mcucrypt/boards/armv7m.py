@@ -315,7 +315,7 @@ class Armv7mBoard(Board):
     def _on_block(self, _handle: int, address: int, size: int, _user: int) -> None:
         """Charge one basic block before it runs (native hook: must not raise)."""
         try:
-            if self._it_check and self._stale_it_state(address):
+            if self._it_check and self._stale_it_state(address, size):
                 return
             block = self._blocks.get(address << 16 | size)
             if block is None:
@@ -349,7 +349,7 @@ class Armv7mBoard(Board):
         except Exception as e:      # noqa: BLE001 - becomes the call's fault, never swallowed
             self._stop(self._uc, BoardFault(f"board error in block hook: {e!r}", address))
 
-    def _stale_it_state(self, address: int) -> bool:
+    def _stale_it_state(self, address: int, size: int) -> bool:
         """Repair Unicorn's IT state at the start of a block when it is not the one the instructions before
         left (returns True: the block must not run, it is restarted).
 
@@ -361,8 +361,8 @@ class Armv7mBoard(Board):
         and the next block is translated and run as if it were inside that IT block: its first instructions
         are skipped or executed under the old condition (unicorn-engine/unicorn issue 2309 is the same
         class). The board knows the right state from its own decode (``_it_walk``): when the stored one
-        differs, it writes the right one and rewrites the PC, which makes Unicorn leave this block before it
-        runs and look up (or translate) the block again under the right state."""
+        differs, it writes the right one, drops the block's translations and rewrites the PC, which makes
+        Unicorn leave this block before it runs and translate it again under the right state."""
         it = self._native.read(U.UC_ARM_REG_EPSR)
         actual = (it >> 25 & 3) | (it >> 8 & 0xFC)
         if actual == self._it_expected:
@@ -378,6 +378,9 @@ class Armv7mBoard(Board):
         expected = self._it_expected
         xpsr = uc.reg_read(U.UC_ARM_REG_XPSR) & ~_XPSR_IT
         uc.reg_write(U.UC_ARM_REG_XPSR, xpsr | (expected & 3) << 25 | (expected >> 2) << 10)
+        # Drop the translations at this address: the one made under the stale state is linked from the
+        # block before, which would jump straight into it the next time even with the right state.
+        uc.ctl_remove_cache(address, address + size)
         uc.reg_write(U.UC_ARM_REG_PC, address | 1)     # Unicorn: quit this block, continue at the PC
         return True
 
