@@ -20,6 +20,9 @@ second before any modelling:
   the check is a 15-line C function (``_ACCESS_FILTER_C``, built once by ``mcucrypt.build`` for the host,
   cached by content) registered directly with Unicorn: aligned accesses never leave C, unaligned ones call
   back into Python. Traced calls add a Python hook on every access.
+* with a memory hook installed, Unicorn 2.1.4 can leave a stale IT state after an IT block whose instruction
+  accessed memory, and run the next block as if it were still inside it: the block hook follows the IT
+  state from its own decode and repairs Unicorn's when they differ (``_stale_it_state``).
 
 The three hot Python hooks go through Unicorn's ctypes layer directly (``_NativeHooks``), skipping the two
 wrapper frames of ``Uc.hook_add``.
@@ -89,8 +92,8 @@ _CONDITIONS = {
 class _Block:
     """A translated basic block, decoded once; its static cost per entry state is memoized."""
 
-    __slots__ = ("ops", "count", "end", "branch", "wide_unaligned_entry", "costs", "it_codes", "it_exit",
-                 "it_check", "it_after")
+    __slots__ = ("ops", "count", "end", "branch", "wide_unaligned_entry", "costs", "it_codes", "it_after0",
+                 "it_after")
 
     def __init__(self, ops: tuple[Op, ...], it_codes: tuple[int, ...]):
         self.ops = ops
@@ -101,11 +104,12 @@ class _Block:
         first = ops[0]
         self.wide_unaligned_entry = first.size == 4 and bool(first.address & 2)
         self.costs: dict[State, tuple[int, State]] = {}
-        # The IT state (see _it_walk): each op's IT byte (0: not an IT instruction), and for the usual entry
-        # state 0 the state at exit and whether the next block must check Unicorn's copy of it.
+        # The IT state (see _it_walk): each op's IT byte (0: not an IT instruction), and what the block
+        # leaves when entered outside an IT block: None (the usual case: state 0, nothing to check) or
+        # (state at exit, whether the next block must check Unicorn's copy of it).
         self.it_codes = it_codes
-        self.it_exit, self.it_check = _it_walk(it_codes, 0)
-        self.it_after: dict[int, tuple[int, bool]] = {}     # the same for a block entered inside an IT block
+        self.it_after0 = _it_after(it_codes, 0)
+        self.it_after: dict[int, tuple[int, bool] | None] = {}  # the same when entered inside an IT block
 
 
 class Armv7mBoard(Board):
@@ -286,8 +290,9 @@ class Armv7mBoard(Board):
         self._last_branch: Op | None = None
         self._fault: BoardFault | None = None
         self._restart_at: int | None = None
-        self._it_expected = 0           # the IT state the next block must be entered with (see _it_walk)
-        self._it_check = False          # the last block ran instructions inside an IT block: check the next
+        # None, or (the IT state the next block must be entered with, whether the last block ran instructions
+        # inside an IT block so the next one must check it): see _stale_it_state
+        self._it: tuple[int, bool] | None = None
         self._it_repaired_at: int | None = None
         self.it_repairs = 0             # stale IT states repaired in this call (Unicorn issue, see _on_block)
 
@@ -315,7 +320,8 @@ class Armv7mBoard(Board):
     def _on_block(self, _handle: int, address: int, size: int, _user: int) -> None:
         """Charge one basic block before it runs (native hook: must not raise)."""
         try:
-            if self._it_check and self._stale_it_state(address, size):
+            it = self._it
+            if it is not None and it[1] and self._stale_it_state(address, size, it[0]):
                 return
             block = self._blocks.get(address << 16 | size)
             if block is None:
@@ -333,13 +339,12 @@ class Armv7mBoard(Board):
                 cost = block.costs[state] = self._model.block(block.ops, state)
             self._cycles += cost[0]
             self._state = cost[1]
-            if self._it_expected:
-                it_after = block.it_after.get(self._it_expected)
-                if it_after is None:
-                    it_after = block.it_after[self._it_expected] = _it_walk(block.it_codes, self._it_expected)
-                self._it_expected, self._it_check = it_after
+            if it is None or not it[0]:
+                self._it = block.it_after0
+            elif it[0] in block.it_after:
+                self._it = block.it_after[it[0]]
             else:
-                self._it_expected, self._it_check = block.it_exit, block.it_check
+                self._it = block.it_after[it[0]] = _it_after(block.it_codes, it[0])
             self._last_branch = block.branch
             self._fallthrough = block.end
             self._executed += block.count
@@ -349,7 +354,7 @@ class Armv7mBoard(Board):
         except Exception as e:      # noqa: BLE001 - becomes the call's fault, never swallowed
             self._stop(self._uc, BoardFault(f"board error in block hook: {e!r}", address))
 
-    def _stale_it_state(self, address: int, size: int) -> bool:
+    def _stale_it_state(self, address: int, size: int, expected: int) -> bool:
         """Repair Unicorn's IT state at the start of a block when it is not the one the instructions before
         left (returns True: the block must not run, it is restarted).
 
@@ -365,17 +370,16 @@ class Armv7mBoard(Board):
         Unicorn leave this block before it runs and translate it again under the right state."""
         it = self._native.read(U.UC_ARM_REG_EPSR)
         actual = (it >> 25 & 3) | (it >> 8 & 0xFC)
-        if actual == self._it_expected:
+        if actual == expected:
             self._it_repaired_at = None
             return False
         if self._it_repaired_at == address:
             self._stop(self._uc, self._fault_at(f"board error: Unicorn keeps IT state 0x{actual:02x} at a block "
-                                                f"that must start with 0x{self._it_expected:02x}", address))
+                                                f"that must start with 0x{expected:02x}", address))
             return True
         self._it_repaired_at = address
         self.it_repairs += 1
         uc = self._uc
-        expected = self._it_expected
         xpsr = uc.reg_read(U.UC_ARM_REG_XPSR) & ~_XPSR_IT
         uc.reg_write(U.UC_ARM_REG_XPSR, xpsr | (expected & 3) << 25 | (expected >> 2) << 10)
         # Drop the translations at this address: the one made under the stale state is linked from the
@@ -653,6 +657,12 @@ def _it_walk(it_codes: Sequence[int], entry: int) -> tuple[int, bool]:
             inside = True
             state = 0 if state & 7 == 0 else (state & 0xE0) | (state << 1 & 0x1F)
     return state, inside
+
+
+def _it_after(it_codes: Sequence[int], entry: int) -> tuple[int, bool] | None:
+    """_it_walk, with None for (0, False): what the block hook keeps between blocks."""
+    after = _it_walk(it_codes, entry)
+    return None if after == (0, False) else after
 
 
 def _inside(address: int, size: int, base: int, region: int) -> bool:
