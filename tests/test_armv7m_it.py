@@ -111,3 +111,14 @@ def test_repair_keeps_cycles_and_instructions(board):
     c = board.call(GEN.symbol(alu), [0])
     assert b.instructions == c.instructions == a.instructions + 2     # the two adds after the block
     assert b.cycles - c.cycles == 1             # LDR takes 2 cycles, ADD 1
+
+
+def test_traced_calls_are_repaired_too(board):
+    """A traced call adds Python code and memory hooks (and flushes the translations): same results, same
+    counts as the untraced call."""
+    for n in range(0, len(PATTERNS), 7):
+        for flag in (0, 1):
+            traced = board.call(GEN.symbol(n), [flag], trace=True)
+            plain = board.call(GEN.symbol(n), [flag])
+            assert traced.return_value == plain.return_value == GEN.expected(PATTERNS[n], flag), PATTERNS[n]
+            assert (traced.cycles, traced.instructions) == (plain.cycles, plain.instructions), PATTERNS[n]
