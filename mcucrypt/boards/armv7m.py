@@ -20,6 +20,9 @@ second before any modelling:
   the check is a 15-line C function (``_ACCESS_FILTER_C``, built once by ``mcucrypt.build`` for the host,
   cached by content) registered directly with Unicorn: aligned accesses never leave C, unaligned ones call
   back into Python. Traced calls add a Python hook on every access.
+* with a memory hook installed, Unicorn 2.1.4 can leave a stale IT state after an IT block whose instruction
+  accessed memory, and run the next block as if it were still inside it: the block hook follows the IT
+  state from its own decode and repairs Unicorn's when they differ (``_stale_it_state``).
 
 The three hot Python hooks go through Unicorn's ctypes layer directly (``_NativeHooks``), skipping the two
 wrapper frames of ``Uc.hook_add``.
@@ -57,6 +60,7 @@ EM_ARM = "EM_ARM"
 _UC_REG = [getattr(U, f"UC_ARM_REG_R{i}") for i in range(13)] + [U.UC_ARM_REG_SP, U.UC_ARM_REG_LR,
                                                                    U.UC_ARM_REG_PC]
 _XPSR_THUMB = 1 << 24
+_XPSR_IT = 3 << 25 | 0x3F << 10        # ITSTATE<1:0> at bits 26:25, ITSTATE<7:2> at bits 15:10
 # QEMU's exception numbers (target/arm/cpu.h) as Unicorn reports them to an interrupt hook.
 _EXCEPTIONS = {
     1: "undefined instruction (UsageFault UNDEFINSTR)",
@@ -99,9 +103,10 @@ IT_SKIPPED = "it-skipped"
 class _Block:
     """A translated basic block, decoded once; its static cost per entry state is memoized."""
 
-    __slots__ = ("ops", "count", "end", "branch", "wide_unaligned_entry", "costs", "it_blocks", "it_costs")
+    __slots__ = ("ops", "count", "end", "branch", "wide_unaligned_entry", "costs", "it_blocks", "it_costs",
+                 "it_codes", "it_after0", "it_after")
 
-    def __init__(self, ops: tuple[Op, ...]):
+    def __init__(self, ops: tuple[Op, ...], it_codes: tuple[int, ...]):
         self.ops = ops
         self.count = len(ops)
         last = ops[-1]
@@ -119,6 +124,12 @@ class _Block:
                 if any(o.cls in _IT_TIMED for o in inside):
                     self.it_blocks[op.address] = tuple((i + 1 + k, o.cc) for k, o in enumerate(inside))
         self.it_costs: dict[tuple[State, frozenset[int]], tuple[int, State]] = {}
+        # The IT state (see _it_walk): each op's IT byte (0: not an IT instruction), and what the block
+        # leaves when entered outside an IT block: None (the usual case: state 0, nothing to check) or
+        # (state at exit, whether the next block must check Unicorn's copy of it).
+        self.it_codes = it_codes
+        self.it_after0 = _it_after(it_codes, 0)
+        self.it_after: dict[int, tuple[int, bool] | None] = {}  # the same when entered inside an IT block
 
 
 class Armv7mBoard(Board):
@@ -304,6 +315,11 @@ class Armv7mBoard(Board):
         self._block_entry = AFTER_REFILL
         self._fault: BoardFault | None = None
         self._restart_at: int | None = None
+        # None, or (the IT state the next block must be entered with, whether the last block ran instructions
+        # inside an IT block so the next one must check it): see _stale_it_state
+        self._it: tuple[int, bool] | None = None
+        self._it_repaired_at: int | None = None
+        self.it_repairs = 0             # stale IT states repaired in this call (Unicorn issue, see _on_block)
 
     def _run(self, entry: int) -> None:
         """Emulate from ``entry`` until the PC reaches the sentinel, restarting after a block asked for new
@@ -329,6 +345,9 @@ class Armv7mBoard(Board):
     def _on_block(self, _handle: int, address: int, size: int, _user: int) -> None:
         """Charge one basic block before it runs (native hook: must not raise)."""
         try:
+            it = self._it
+            if it is not None and it[1] and self._stale_it_state(address, size, it[0]):
+                return
             block = self._blocks.get(address << 16 | size)
             if block is None:
                 block = self._new_block(self._uc, address, size)
@@ -346,6 +365,12 @@ class Armv7mBoard(Board):
             self._block, self._block_entry = block, state
             self._cycles += cost[0]
             self._state = cost[1]
+            if it is None or not it[0]:
+                self._it = block.it_after0
+            elif it[0] in block.it_after:
+                self._it = block.it_after[it[0]]
+            else:
+                self._it = block.it_after[it[0]] = _it_after(block.it_codes, it[0])
             self._last_branch = block.branch
             self._fallthrough = block.end
             self._executed += block.count
@@ -354,6 +379,40 @@ class Armv7mBoard(Board):
                                                     f"executed (max_instructions)", address))
         except Exception as e:      # noqa: BLE001 - becomes the call's fault, never swallowed
             self._stop(self._uc, BoardFault(f"board error in block hook: {e!r}", address))
+
+    def _stale_it_state(self, address: int, size: int, expected: int) -> bool:
+        """Repair Unicorn's IT state at the start of a block when it is not the one the instructions before
+        left (returns True: the block must not run, it is restarted).
+
+        Unicorn 2.1.4 with a memory hook restores the CPU state (cpu_restore_state) before each hooked access,
+        which writes the accessing instruction's IT state into env->condexec_bits; QEMU writes the IT state
+        back at the end of a translation block only when the block ends *inside* an IT block (it assumes the
+        state it zeroed at the block's start is still zero). So when an instruction inside an IT block
+        accesses memory and the IT block ends in the same translation block, the stale IT state survives
+        and the next block is translated and run as if it were inside that IT block: its first instructions
+        are skipped or executed under the old condition (unicorn-engine/unicorn issue 2309 is the same
+        class). The board knows the right state from its own decode (``_it_walk``): when the stored one
+        differs, it writes the right one, drops the block's translations and rewrites the PC, which makes
+        Unicorn leave this block before it runs and translate it again under the right state."""
+        it = self._native.read(U.UC_ARM_REG_EPSR)
+        actual = (it >> 25 & 3) | (it >> 8 & 0xFC)
+        if actual == expected:
+            self._it_repaired_at = None
+            return False
+        if self._it_repaired_at == address:
+            self._stop(self._uc, self._fault_at(f"board error: Unicorn keeps IT state 0x{actual:02x} at a block "
+                                                f"that must start with 0x{expected:02x}", address))
+            return True
+        self._it_repaired_at = address
+        self.it_repairs += 1
+        uc = self._uc
+        xpsr = uc.reg_read(U.UC_ARM_REG_XPSR) & ~_XPSR_IT
+        uc.reg_write(U.UC_ARM_REG_XPSR, xpsr | (expected & 3) << 25 | (expected >> 2) << 10)
+        # Drop the translations at this address: the one made under the stale state is linked from the
+        # block before, which would jump straight into it the next time even with the right state.
+        uc.ctl_remove_cache(address, address + size)
+        uc.reg_write(U.UC_ARM_REG_PC, address | 1)     # Unicorn: quit this block, continue at the PC
+        return True
 
     def _taken_to_fallthrough(self, branch: Op) -> bool:
         """Execution continued at the fall-through address of ``branch``: was it taken all the same (an
@@ -373,6 +432,7 @@ class Armv7mBoard(Board):
         """Decode a block the first time Unicorn runs it. Returns None (and stops) when it must not run:
         it holds a faulting instruction, or code hooks were just added and it must be translated again."""
         ops: list[Op] = []
+        it_codes: list[int] = []
         end = address + size
         for insn in self._cs.disasm(bytes(uc.mem_read(address, size)), address):
             op = cm3_model.decode(insn)
@@ -380,6 +440,8 @@ class Armv7mBoard(Board):
                 self._stop(uc, BoardFault(op.fault, op.address, self.symbol_at(op.address), op.text))
                 return None
             ops.append(op)
+            # IT's low byte (firstcond:mask) is the ITSTATE it sets (ARMv7-M ARM A7.7.38)
+            it_codes.append(insn.bytes[0] if insn.id == capstone.arm_const.ARM_INS_IT else 0)
         decoded_end = ops[-1].address + ops[-1].size if ops else address
         if decoded_end != end or not ops:
             self._stop(uc, self._fault_at("undefined instruction", decoded_end))
@@ -388,7 +450,7 @@ class Armv7mBoard(Board):
             # "b ." (what `for (;;);` compiles to): would spin through the whole instruction budget.
             self._stop(uc, self._fault_at("infinite loop: a branch to itself", address))
             return None
-        block = _Block(tuple(ops))
+        block = _Block(tuple(ops), tuple(it_codes))
         unhooked = [op for op in ops if op.variable is not None and op.address not in self._variable]
         unhooked_it = [a for a in block.it_blocks if a not in self._it_hooked]
         if unhooked or unhooked_it:
@@ -664,6 +726,27 @@ class _NativeHooks:
         self._ids[0], self._ids[1] = reg_a, reg_b
         uc_native.uclib.uc_reg_read_batch(self._uc._uch, self._ids, self._pair_refs, 2)
         return self._pair[0], self._pair[1]
+
+
+def _it_walk(it_codes: Sequence[int], entry: int) -> tuple[int, bool]:
+    """The IT state (ITSTATE<7:0>, ARMv7-M ARM B1.4.2) after a block entered with ``entry`` whose
+    instructions have the IT bytes ``it_codes`` (0: not an IT instruction), and whether any of its
+    instructions ran inside an IT block (only then can Unicorn leave a stale state, see
+    Armv7mBoard._stale_it_state). Every instruction advances the state, executed or not."""
+    state, inside = entry, False
+    for code in it_codes:
+        if code:
+            state = code
+        elif state:
+            inside = True
+            state = 0 if state & 7 == 0 else (state & 0xE0) | (state << 1 & 0x1F)
+    return state, inside
+
+
+def _it_after(it_codes: Sequence[int], entry: int) -> tuple[int, bool] | None:
+    """_it_walk, with None for (0, False): what the block hook keeps between blocks."""
+    after = _it_walk(it_codes, entry)
+    return None if after == (0, False) else after
 
 
 def _inside(address: int, size: int, base: int, region: int) -> bool:
