@@ -7,14 +7,20 @@
  *                               const uint8_t *in, uint8_t *out, uint16_t nblocks, uint8_t mode)
  * (tinyjambu_perm.h: the specification's state; steps a multiple of 128; blocks with TJ_ASM_BLOCKS=1.)
  *
- * 32 steps into word a from b, c, d: 15 instructions (RV32I has no funnel shift, so every term costs a
- * shift and an XOR). With X = d:c as a 64-bit value and H = X >> 15 (H_lo = F = c>>15 | d<<17,
- * H_hi = u = d >> 15):
- *   t2 & t3 = low32((X & H) >> 6) = (c & F) >> 6 | (d & u) << 26,   t4 = low32(H >> 12) = F >> 12 | u << 20,
- * so  a ^= F_prev ^ ((c & F) ^ (F >> 6)) >> 6 ^ (((d & u) << 6) ^ u) << 20 ^ ~k.
+ * 32 steps into word a from b, c, d: 14 instructions (RV32I has no funnel shift). With X = d:c as a
+ * 64-bit value and H = X >> 15 (H_lo = F = c>>15 | d<<17, H_hi = u = d>>15), Z = X & H:
+ *   t2 & t3 = low32(Z >> 6) = Z_lo >> 6 | (d & u) << 26,   t4 = low32(H >> 12) = F >> 12 | u << 20,
+ * so  a ^= F_prev ^ (Z_lo ^ (F >> 6)) >> 6 ^ u << 20 ^ (d & u) << 26 ^ ~k.
  * F is also the next update's first tap (b>>15 | c<<17), and d>>15 is the next update's c>>15, which
- * makes F two instructions (SLLI, OR) instead of three. The NOT of the NAND is folded into the key
- * (~k formed once per call; with Zbb, XNOR does it for free).
+ * makes F two instructions (SLLI, OR). The trick that saves the 15th: d & u (bits 0..16) is the low part
+ * of the next update's Z_lo = d & (u | a_new << 17), so (d & u) << 26 = Z_lo' << 26 and the next update,
+ * which computes Z_lo' anyway, adds it with SLLI + XOR instead of AND + SLLI + XOR here. That term only
+ * touches bits 26..31 of a_new, and the next update reads a_new's bits 0..14 (for F') before adding it
+ * and its bits 15..31 (for u') after. So between updates the word last written lacks its (c & (c>>15))
+ * << 26, c being the word before it: the "pending" form. At 128k steps that word is s3 (and c = s2);
+ * XOR-ing frame and data into s1/s3 and reading s2 commute with it, so the block loop stays pending from
+ * its first block to its last (PEND_IN / PEND_OUT convert, 3-4 instructions per call). The NOT of the
+ * NAND is folded into the key (~k formed once per call; with Zbb, XNOR does it for free).
  * Shifts by constants, AND, XOR, OR; branches only on the public step count, mode and pointer
  * alignment: constant time.
  *
@@ -22,6 +28,7 @@
  *   t0-t3 state words s0..s3     t4 = F     t5 = u     t6, a1 = scratch     a2 = chunks (steps / 128)
  *   192/256: s0..s7 = (~)key words (6 or 8), return through ra;
  *   128: a3-a6 = (~)key words, return through a7 (so its perm is a leaf without a stack frame)
+ *   (t3 is in the pending form inside the core and between block-loop iterations)
  *   blocks: a0 = state pointer, a3 = frame, a4 = in, a5 = out, a6 = nblocks, a7 = mode on entry (see BLOCKS)
  */
 #include "mcucrypt/ns.h"
@@ -48,27 +55,43 @@
 #define T1 t6
 #define T2 a1
 
-/* 32 steps into a; on entry F = b>>15 | c<<17 and U = c>>15; on exit F = c>>15 | d<<17, U = d>>15. */
+/* 32 steps into a; on entry F = b>>15 | c<<17, U = c>>15, and d lacks the previous update's deferred
+ * term (c & U) << 26 (the "pending" form, see the header); on exit F = c>>15 | d<<17, U = d>>15, d is
+ * exact and a lacks (d & U) << 26. 14 instructions. */
 .macro UPD a, b, c, d, k
     xor     \a, \a, F
-    slli    F, \d, 17
+    slli    F, \d, 17                   // only d's bits 0..14: not touched by the pending term
     or      F, F, U
+    and     T1, \c, F                   // Z_lo = c & F; its bits 0..16 are c & (c >> 15)
+    slli    T2, T1, 26
+    xor     \d, \d, T2                   // the previous update's deferred (c & U) << 26: d exact
     srli    U, \d, 15
-    and     T1, \c, F
     srli    T2, F, 6
     xor     T1, T1, T2
-    srli    T1, T1, 6
+    srli    T1, T1, 6                   // (Z_lo >> 6) ^ (F >> 12)
     xor     \a, \a, T1
-    and     T1, \d, U
-    slli    T1, T1, 6
-    xor     T1, T1, U
-    slli    T1, T1, 20
-    xor     \a, \a, T1
+    slli    T2, U, 20                   // u << 20; (d & u) << 26 is deferred to the next update
+    xor     \a, \a, T2
 #ifdef __riscv_zbb
     xnor    \a, \a, \k
 #else
     xor     \a, \a, \k
 #endif
+.endm
+
+/* Into and out of the pending form of s3 (s3 ^= (s2 & (s2 >> 15)) << 26, an involution): PEND_IN before
+ * the first core call on a state, PEND_OUT after the last one (there U = s2 >> 15 already). */
+.macro PEND_IN
+    srli    T1, t2, 15
+    and     T1, T1, t2
+    slli    T1, T1, 26
+    xor     t3, t3, T1
+.endm
+
+.macro PEND_OUT
+    and     T1, t2, U
+    slli    T1, T1, 26
+    xor     t3, t3, T1
 .endm
 
 .macro CHUNK k0, k1, k2, k3
@@ -243,9 +266,11 @@ tj_core_\name:
 .macro PERM size, nwords
     SAVE    \nwords
     LOAD_STATE
+    PEND_IN
     LOAD_KEY \nwords, s0, s1, s2, s3, s4, s5, s6, s7
     srli    a2, a2, 7
     jal     tj_core_\size
+    PEND_OUT
     STORE_STATE
     RESTORE \nwords
     ret
@@ -257,9 +282,11 @@ tj_core_\name:
  * block loop moves its own arguments to s0-s6 instead). */
 .macro PERM128_LEAF
     LOAD_STATE
+    PEND_IN
     LOAD_KEY 4, a3, a4, a5, a6
     srli    a2, a2, 7
     jal     a7, tj_core_128
+    PEND_OUT
     STORE_STATE
     ret
     LOAD_KEY_BYTES 4, a3, a4, a5, a6
@@ -306,6 +333,7 @@ tj_core_\name:
     mv      \md, a7
   .endif
     LOAD_STATE
+    PEND_IN                             // s3 stays pending from block to block (XOR-ing data in commutes)
   .ifc \al, a0
     sw      a0, 36(sp)
   .endif
@@ -340,6 +368,7 @@ tj_core_\name:
   .ifc \al, a0
     lw      a0, 36(sp)
   .endif
+    PEND_IN                             // (an involution: back to the exact s3)
     STORE_STATE
     RESTORE \nsave
     ret
