@@ -134,16 +134,17 @@
 /* tj_core_<name>: a2 chunks of 128 steps on t0-t3 with the key in k0..k7, returning through `link`.
  * P_640 (5 chunks) and P_large (8/9/10) run unrolled with one test after the fifth chunk (P_640 is tested
  * first: it is the shorter call, where a test costs most); other counts take the loop, whose body is one
- * key period (1, 3 or 2 chunks) with a test after each chunk. Clobbers a1, a2, t4-t6. */
+ * key period (1, 3 or 2 chunks) with a test after each chunk. Clobbers a1, a2, t4-t6; leaves F and U
+ * set for the state it returns (F_START's values). s3 (t3) in the pending form on entry and exit. */
 .macro CORE size, large, name, link, k0, k1, k2, k3, k4=none, k5=none, k6=none, k7=none
     .section .text.tj_core_\name, "ax", @progbits
     .p2align 2
 tj_core_\name:
     F_START
     addi    a2, a2, -5                  // zero for P_640
-    beqz    a2, 1f
+    beqz    a2, tj_core_\name\()_unrolled
     li      T1, \large - 5
-    beq     a2, T1, 1f
+    beq     a2, T1, tj_core_\name\()_unrolled
     addi    a2, a2, 5
     beqz    a2, 9f
 2:
@@ -161,7 +162,10 @@ tj_core_\name:
     beqz    a2, 9f
   .endif
     j       2b
-1:
+/* The entry for P_640 and P_large only, with a2 = chunks - 5 and F, U already set (the block loop's,
+ * which decides once: the core leaves F = s1>>15 | s2<<17 and U = s2>>15, exactly F_START's values, and
+ * the frame bits XOR-ed into s1 between blocks, bits 4..6, are below s1 >> 15). */
+tj_core_\name\()_unrolled:
     .set .Lchunk, 0
   .rept \large
     CHUNK_N \size, .Lchunk, \k0, \k1, \k2, \k3, \k4, \k5, \k6, \k7
@@ -320,10 +324,15 @@ tj_core_\name:
  * out = w ^ s2; decrypt out = w ^ s2, s3 ^= out. Encryption is the fall-through path. Message words
  * move with LW/SW when both buffers are word-aligned (the flag `al`, tested per block: a public,
  * always-predicted branch), bytewise otherwise (the E31 traps on a misaligned LW).
- * Registers: fr = frame, in, out, nb = blocks left, md = mode, ch = chunks per block (`stack`: kept at
- * 40(sp) and reloaded), al = alignment flag (a0: the state pointer is parked at 36(sp) meanwhile),
- * link = the core's return register, then the key registers. */
-.macro BLOCKS size, nsave, link, fr, in, out, nb, md, ch, al, k0, k1, k2, k3, k4=none, k5=none, k6=none, k7=none
+ * Per block besides the 32 x chunks updates: 16 instructions (TinyJAMBU-128, aligned): the core is
+ * entered through a register (`en`), chosen once per call: its unrolled entry for P_640/P_large, which
+ * skips the step-count tests and F_START (F and U carry over from the previous block); the mode is
+ * biased by -1 so that encryption is one BNEZ.
+ * Registers: fr = frame, in, out, nb = blocks left, md = mode - 1, ch = chunks per block, or chunks - 5
+ * for the unrolled entry (`stack`: kept at 40(sp) and reloaded), al = alignment flag, en = the core's
+ * entry (`stack`: at 32(sp), reloaded into a1); the state pointer a0 is parked at 36(sp); link = the
+ * core's return register, then the key registers. */
+.macro BLOCKS size, large, nsave, link, fr, in, out, nb, md, ch, al, en, k0, k1, k2, k3, k4=none, k5=none, k6=none, k7=none
     SAVE    \nsave
   .ifnc \fr, a3
     mv      \fr, a3
@@ -334,11 +343,24 @@ tj_core_\name:
   .endif
     LOAD_STATE
     PEND_IN                             // s3 stays pending from block to block (XOR-ing data in commutes)
-  .ifc \al, a0
-    sw      a0, 36(sp)
-  .endif
+    sw      a0, 36(sp)                  // a0 becomes `al` or `en`
     LOAD_KEY \size / 32, \k0, \k1, \k2, \k3, \k4, \k5, \k6, \k7
     srli    a2, a2, 7
+    la      a1, tj_core_\size           // the core's entry, chosen once: the unrolled one (with
+    addi    T1, a2, -5                  // chunks - 5) for P_640 and P_large, the general one otherwise
+    beqz    T1, 14f
+    addi    T1, a2, -\large
+    bnez    T1, 15f
+14: la      a1, tj_core_\size\()_unrolled
+    addi    a2, a2, -5
+15:
+  .ifc \en, stack
+    sw      a1, 32(sp)
+  .else
+    mv      \en, a1
+  .endif
+    addi    \md, \md, -1                // encrypt 0, decrypt 1, absorb -1
+    F_START                             // for the unrolled entry; kept from block to block
   .ifc \ch, stack
     sw      a2, 40(sp)
   .else
@@ -346,18 +368,25 @@ tj_core_\name:
   .endif
     or      \al, \in, \out
     andi    \al, \al, 3
-5:  xor     t1, t1, \fr
+5:
+  .ifc \en, stack
+    lw      a1, 32(sp)
+  .endif
+    xor     t1, t1, \fr
   .ifc \ch, stack
     lw      a2, 40(sp)
   .else
     mv      a2, \ch
   .endif
-    jal     \link, tj_core_\size
+  .ifc \en, stack
+    jalr    \link, 0(a1)
+  .else
+    jalr    \link, 0(\en)
+  .endif
     bnez    \al, 13f
     lw      a1, 0(\in)
 10: addi    \in, \in, 4
-    li      T1, 1
-    bne     \md, T1, 6f
+    bnez    \md, 6f
     xor     t3, t3, a1                  // encrypt
     xor     a1, a1, t2
 7:  bnez    \al, 11f
@@ -365,14 +394,12 @@ tj_core_\name:
 12: addi    \out, \out, 4
 8:  addi    \nb, \nb, -1
     bnez    \nb, 5b
-  .ifc \al, a0
     lw      a0, 36(sp)
-  .endif
     PEND_IN                             // (an involution: back to the exact s3)
     STORE_STATE
     RESTORE \nsave
     ret
-6:  bgtu    \md, T1, 1f
+6:  bgtz    \md, 1f
     xor     t3, t3, a1                  // absorb
     j       8b
 1:  xor     a1, a1, t2                  // decrypt
@@ -402,13 +429,13 @@ FUNC MCU_FN(tinyjambu256, perm)
 ENDFUNC MCU_FN(tinyjambu256, perm)
 
 FUNC MCU_FN(tinyjambu128, blocks)
-    BLOCKS  128, 7, a7, s0, s1, s2, s3, s4, s5, s6, a3, a4, a5, a6
+    BLOCKS  128, 8, 7, a7, s0, s1, s2, s3, s4, s5, s6, a0, a3, a4, a5, a6
 ENDFUNC MCU_FN(tinyjambu128, blocks)
 
 FUNC MCU_FN(tinyjambu192, blocks)
-    BLOCKS  192, 6, ra, a3, a4, a5, a6, a7, stack, a0, s0, s1, s2, s3, s4, s5
+    BLOCKS  192, 9, 6, ra, a3, a4, a5, a6, a7, stack, a0, stack, s0, s1, s2, s3, s4, s5
 ENDFUNC MCU_FN(tinyjambu192, blocks)
 
 FUNC MCU_FN(tinyjambu256, blocks)
-    BLOCKS  256, 8, ra, a3, a4, a5, a6, a7, stack, a0, s0, s1, s2, s3, s4, s5, s6, s7
+    BLOCKS  256, 10, 8, ra, a3, a4, a5, a6, a7, stack, a0, stack, s0, s1, s2, s3, s4, s5, s6, s7
 ENDFUNC MCU_FN(tinyjambu256, blocks)
