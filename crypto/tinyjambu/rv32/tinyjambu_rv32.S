@@ -324,14 +324,14 @@ tj_core_\name\()_unrolled:
  * out = w ^ s2; decrypt out = w ^ s2, s3 ^= out. Encryption is the fall-through path. Message words
  * move with LW/SW when both buffers are word-aligned (the flag `al`, tested per block: a public,
  * always-predicted branch), bytewise otherwise (the E31 traps on a misaligned LW).
- * Per block besides the 32 x chunks updates: 16 instructions (TinyJAMBU-128, aligned): the core is
+ * Per block besides the 32 x chunks updates: 15 instructions (TinyJAMBU-128, aligned): the core is
  * entered through a register (`en`), chosen once per call: its unrolled entry for P_640/P_large, which
  * skips the step-count tests and F_START (F and U carry over from the previous block); the mode is
  * biased by -1 so that encryption is one BNEZ.
- * Registers: fr = frame, in, out, nb = blocks left, md = mode - 1, ch = chunks per block, or chunks - 5
- * for the unrolled entry (`stack`: kept at 40(sp) and reloaded), al = alignment flag, en = the core's
- * entry (`stack`: at 32(sp), reloaded into a1); the state pointer a0 is parked at 36(sp); link = the
- * core's return register, then the key registers. */
+ * Registers: fr = frame, in, out, nb = the end of the input (from the block count; blocks >= 1),
+ * md = mode - 1, ch = chunks per block, or chunks - 5 for the unrolled entry (`stack`: kept at 40(sp)
+ * and reloaded), al = alignment flag, en = the core's entry (`stack`: at 32(sp), reloaded into a1); the
+ * state pointer a0 is parked at 36(sp); link = the core's return register, then the key registers. */
 .macro BLOCKS size, large, nsave, link, fr, in, out, nb, md, ch, al, en, k0, k1, k2, k3, k4=none, k5=none, k6=none, k7=none
     SAVE    \nsave
   .ifnc \fr, a3
@@ -368,6 +368,8 @@ tj_core_\name\()_unrolled:
   .endif
     or      \al, \in, \out
     andi    \al, \al, 3
+    slli    \nb, \nb, 2                 // nb becomes the end of the input: one test a block
+    add     \nb, \nb, \in
 5:
   .ifc \en, stack
     lw      a1, 32(sp)
@@ -392,8 +394,7 @@ tj_core_\name\()_unrolled:
 7:  bnez    \al, 11f
     sw      a1, 0(\out)
 12: addi    \out, \out, 4
-8:  addi    \nb, \nb, -1
-    bnez    \nb, 5b
+8:  bne     \in, \nb, 5b
     lw      a0, 36(sp)
     PEND_IN                             // (an involution: back to the exact s3)
     STORE_STATE
