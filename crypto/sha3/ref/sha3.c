@@ -141,7 +141,11 @@ unsigned MCU_FN(sha3, sponge_absorb)(uint8_t *s, unsigned rate, unsigned pos, co
         PERMUTE(s);
     }
     for (; inlen >= rate; in += rate, inlen -= rate) {   /* the fast path: whole blocks from the input */
+#if SHA3_LANE_ACCESS == 2
+        MCU_FN(sha3, xor_lanes)(s, in, rate / 8);   /* every rate is whole lanes: straight to the assembly */
+#else
         MCU_FN(sha3, sponge_xor_bytes)(s, 0, in, rate);
+#endif
         PERMUTE(s);
     }
     MCU_FN(sha3, sponge_xor_bytes)(s, 0, in, inlen);
