@@ -118,7 +118,9 @@ void MCU_FN(sha3, sponge_extract_bytes)(const uint8_t *s, unsigned offset, uint8
 /* ------------------------------------------------------------------------------------ the sponge */
 void MCU_FN(sha3, sponge_init)(uint8_t *s)
 {
-#if SHA3_LANE_ACCESS != 0
+#if SHA3_LANE_ACCESS == 2
+    MCU_FN(sha3, zero_state)(s);   /* the assembly's STMs */
+#elif SHA3_LANE_ACCESS != 0
     word_alias *w = (word_alias *)(void *)s;       /* the state is 4-byte aligned */
     for (unsigned i = 0; i < SHA3_STATE_BYTES / 4; i++)
         w[i] = 0;       /* zero in every layout */
@@ -139,18 +141,47 @@ unsigned MCU_FN(sha3, sponge_absorb)(uint8_t *s, unsigned rate, unsigned pos, co
         PERMUTE(s);
     }
     for (; inlen >= rate; in += rate, inlen -= rate) {   /* the fast path: whole blocks from the input */
+#if SHA3_LANE_ACCESS == 2
+        MCU_FN(sha3, xor_lanes)(s, in, rate / 8);   /* every rate is whole lanes: straight to the assembly */
+#else
         MCU_FN(sha3, sponge_xor_bytes)(s, 0, in, rate);
+#endif
         PERMUTE(s);
     }
     MCU_FN(sha3, sponge_xor_bytes)(s, 0, in, inlen);
     return (unsigned)inlen;
 }
 
+#if SHA3_LANE_ACCESS == 2
+/* A public byte (the padding) XORed into the interleaved state at byte `offset`: its even bits compressed
+ * into four bits of the lane's even word, its odd bits into the odd word's, at bit 4 x (offset % 8) —
+ * a few instructions instead of a lane through xor_lanes. */
+static unsigned compress_even_bits(unsigned b)   /* bits 0, 2, 4, 6 of b to bits 0..3 */
+{
+    b &= 0x55u;
+    b = (b | b >> 1) & 0x33u;
+    return (b | b >> 2) & 0x0Fu;
+}
+
+static void xor_public_byte(uint8_t *s, unsigned offset, unsigned byte)
+{
+    word_alias *w = (word_alias *)(void *)s;
+    unsigned lane = offset / 8, shift = 4 * (offset % 8);
+    w[lane] ^= (uint32_t)compress_even_bits(byte) << shift;
+    w[25 + lane] ^= (uint32_t)compress_even_bits(byte >> 1) << shift;
+}
+#endif
+
 void MCU_FN(sha3, sponge_finalize)(uint8_t *s, unsigned rate, unsigned pos, uint8_t suffix)
 {
+#if SHA3_LANE_ACCESS == 2
+    xor_public_byte(s, pos, suffix);
+    xor_public_byte(s, rate - 1, 0x80);   /* the final 1 of pad10*1 */
+#else
     const uint8_t last = 0x80;      /* the final 1 of pad10*1 */
     MCU_FN(sha3, sponge_xor_bytes)(s, pos, &suffix, 1);
     MCU_FN(sha3, sponge_xor_bytes)(s, rate - 1, &last, 1);
+#endif
 }
 
 unsigned MCU_FN(sha3, sponge_squeeze)(uint8_t *s, unsigned rate, unsigned pos, uint8_t *out, size_t outlen)
@@ -209,9 +240,13 @@ static void oneshot(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen
     unsigned pos = MCU_FN(sha3, sponge_absorb)(s, rate, 0, in, inlen);
     MCU_FN(sha3, sponge_finalize)(s, rate, pos, suffix);
     MCU_FN(sha3, sponge_squeeze)(s, rate, rate, out, outlen);
+#if SHA3_LANE_ACCESS == 2
+    MCU_FN(sha3, zero_state)(s);   /* the state holds the message's last blocks: wipe it (an external call) */
+#else
     volatile uint32_t *v = state;   /* the state holds the message's last blocks: wipe it */
     for (unsigned i = 0; i < SHA3_STATE_BYTES / 4; i++)
         v[i] = 0;
+#endif
 }
 
 /* SHA3-256 and SHA3-512 (mode hash): crypto_hash, init / update / final. */

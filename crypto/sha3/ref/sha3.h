@@ -73,6 +73,7 @@ void MCU_FN(sha3, sponge_extract_bytes)(const uint8_t *s, unsigned offset, uint8
 /* sha3_lanes_cm3.S: n whole lanes from lane 0 of `s` on (pass s + 4 * first lane); `in`/`out` any alignment. */
 void MCU_FN(sha3, xor_lanes)(uint8_t *s, const uint8_t *in, unsigned nlanes);
 void MCU_FN(sha3, extract_lanes)(uint8_t *out, const uint8_t *s, unsigned nlanes);
+void MCU_FN(sha3, zero_state)(uint8_t *s);   /* the 200-byte state zeroed (word-aligned) */
 #endif
 
 #endif
