@@ -51,6 +51,10 @@ CELLS = [
     ("avr", "lea", None), ("avr", "aria", None), ("avr", "aes", None), ("avr", "chacha20", None),
     ("avr", "keccak", None), ("avr", "mpmul", None), ("avr", "pipo", None), ("avr", "tinyjambu", "avr-fast"),
     ("avr", "ascon", None), ("avr", "x25519", "avr-fast"),
+    # SHA-2 and SHA-3: named (choosing runs every candidate's SHAVS/CAVP files on the board). SHA-3 avr-fast
+    # keeps the permutation's 440 bytes in static RAM (reentrant: false), so the export takes it only by name.
+    ("rv32", "sha2", "rv32-fast"), ("armv7m", "sha2", "armv7m-fast"), ("avr", "sha2", "avr-fast"),
+    ("rv32", "sha3", "rv32-fast"), ("armv7m", "sha3", "armv7m-fast"), ("avr", "sha3", "avr-fast"),
 ]
 
 OPTS = ["-O2", "-Os", "-Os -flto"]

@@ -179,7 +179,8 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
         return failed;                                                                            \
     }
 
-/* Hashes (Ascon hash and XOF, SHA-2): mlen || zlen (0) || msg || digest (OUT_BYTES), through the one-shot hash. */
+/* Hashes (Ascon hash and XOF, SHA-2, SHA-3): mlen || zlen (0) || msg || digest (OUT_BYTES), through the
+ * one-shot hash. */
 #define EX_DEFINE_HASH(id, ID)                                                                    \
     static int ex_check_##id(int *passed)                                                         \
     {                                                                                             \
@@ -222,6 +223,41 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
             }                                                                                     \
             v += D;                                                                               \
         }                                                                                         \
+        return failed;                                                                            \
+    }
+
+/* SHAKE (an XOF without a one-shot hash): mlen || outlen || msg || output (outlen bytes). The one-shot
+ * xof, then init / update (the message in two pieces) / squeeze (the output in two pieces) into a
+ * cleared buffer. */
+#define EX_DEFINE_XOF(id, ID)                                                                     \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { MAX_MSG = 32, MAX_OUT = 255 };                                                     \
+        uint8_t msg[MAX_MSG], out[MAX_OUT];                                                       \
+        uint8_t ctx[MCU_##ID##_CTX_BYTES] __attribute__((aligned(4)));                            \
+        const uint8_t *v = ex_##id;                                                               \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            unsigned m = EX_ROM_BYTE(v), n = EX_ROM_BYTE(v + 1);                                  \
+            ex_read(msg, v + 2, m);                                                               \
+            v += 2 + m;                                                                           \
+            mcu_##id##_xof(out, n, msg, m);                                                       \
+            int ok = ex_equal(out, v, n);                                                         \
+            mcu_wipe(out, n);                                                                     \
+            mcu_##id##_init(ctx);                                                                 \
+            mcu_##id##_update(ctx, msg, m / 2);                                                   \
+            mcu_##id##_update(ctx, msg + m / 2, m - m / 2);                                       \
+            mcu_##id##_squeeze(ctx, out, n / 2);                                                  \
+            mcu_##id##_squeeze(ctx, out + n / 2, n - n / 2);                                      \
+            ok = ok && ex_equal(out, v, n);                                                       \
+            if (ok) {                                                                             \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+            v += n;                                                                               \
+        }                                                                                         \
+        mcu_##id##_wipe_ctx(ctx);                                                                 \
         return failed;                                                                            \
     }
 

@@ -10,7 +10,8 @@ Record layouts (one flat byte string per id, records back to back):
   permutation: in || out                               (STATE_BYTES each)
   mpmul:       a || b || p                             (little-endian 32-bit limbs, as the API takes them)
   aead:        mlen (1) || adlen (1) || key || nonce || pt || ad || ct (mlen + TAG_BYTES)
-  hash:        mlen (1) || zlen (1) || msg || z || digest (OUT_BYTES)   (SHA-2: SHAVS messages, zlen 0)
+  hash:        mlen (1) || zlen (1) || msg || z || digest (OUT_BYTES)   (SHA-2, SHA-3: NIST CAVP messages, zlen 0)
+  xof:         mlen (1) || outlen (1) || msg || output (outlen)        (SHAKE: an XOF without a `hash` op)
   mac:         keylen (1) || mlen (1) || taglen (1) || key || msg || tag  (RFC 4231; a tag may be truncated)
   kdf:         ikmlen (1) || saltlen (1) || infolen (1) || L (1) || ikm || salt || info || okm (L)
 """
@@ -35,6 +36,10 @@ HASH_COUNTS = (1, 2, 17, 33)
 DH_TCIDS = (1, 2, 32)
 # SHA-2 (NIST SHAVS ShortMsg, no Count field): the messages of these byte lengths (empty, one byte, 32 B).
 SHA2_MSG_BYTES = (0, 1, 32)
+# SHA-3 and SHAKE (NIST CAVP ShortMsg, no Count field): the same message lengths; SHAKE also two records of its
+# VariableOut file (16- or 32-byte messages): the first of the longest output (SHAKE256's 250 bytes cross its
+# 136-byte rate) and the first whose output ends inside a lane (a byte length not a multiple of 8).
+SHA3_MSG_BYTES = SHA2_MSG_BYTES
 # mpmul: the last two records per size (the file's random operands after its edge cases), at most.
 MPMUL_PER_ID = 2
 
@@ -44,15 +49,34 @@ def _limbs(hexstr: str) -> bytes:
     return bytes.fromhex(hexstr)[::-1]
 
 
-def records(kind: str, prim_id: str, vecs, family: str = "") -> tuple[list[bytes], list[str]]:
+def _variable_out(vecs) -> set[int]:
+    """Indexes of the SHAKE VariableOut records the example takes (see SHA3_MSG_BYTES)."""
+    lens = {i: int(v.fields["Outputlen"]) for i, v in enumerate(vecs) if "Outputlen" in v.fields}
+    whole = {i: n // 8 for i, n in lens.items() if n % 8 == 0}
+    if not whole:
+        return set()
+    longest = min(i for i, n in whole.items() if n == max(whole.values()))
+    partial = min(i for i, n in whole.items() if n % 8)
+    return {longest, partial}
+
+
+def records(kind: str, prim_id: str, vecs, family: str = "", mode: str = "") -> tuple[list[bytes], list[str]]:
     out, where = [], []
-    for v in vecs:
+    variable_out = _variable_out(vecs) if family == "sha3" else set()
+    for i, v in enumerate(vecs):
         f = v.fields
-        if kind == "hash" and family == "sha2":
+        if kind == "hash" and family in ("sha2", "sha3") and "Len" in f:
             msg = v.hex("Msg")[:int(f["Len"]) // 8]     # SHAVS writes Len = 0 with Msg = 00
-            if int(f["Len"]) % 8 or len(msg) not in SHA2_MSG_BYTES or "LongMsg" in v.file.name:
+            lengths = SHA2_MSG_BYTES if family == "sha2" else SHA3_MSG_BYTES
+            if int(f["Len"]) % 8 or len(msg) not in lengths or "LongMsg" in v.file.name:
                 continue
-            rec = bytes([len(msg), 0]) + msg + v.hex("MD")
+            digest = v.hex("Output") if mode == "xof" else v.hex("MD")
+            rec = bytes([len(msg), len(digest) if mode == "xof" else 0]) + msg + digest
+        elif kind == "hash" and family == "sha3":
+            if i not in variable_out:
+                continue
+            msg, digest = v.hex("Msg"), v.hex("Output")
+            rec = bytes([len(msg), len(digest)]) + msg + digest
         elif kind == "mac":
             key, msg, md = v.hex("Key"), v.hex("Msg"), v.hex("MD")
             rec = bytes([len(key), len(msg), len(md)]) + key + msg + md
@@ -79,7 +103,6 @@ def records(kind: str, prim_id: str, vecs, family: str = "") -> tuple[list[bytes
                 continue
             rec = v.hex("Scalar") + v.hex("U") + v.hex("Shared")
         elif kind == "hash":
-            # NIST CAVP SHA-3 files (crypto/sha3) have no Count: not in the example yet (SHAKE has no crypto_hash).
             if "Count" not in f or int(f["Count"]) not in HASH_COUNTS:
                 continue
             msg, z = v.hex("Msg"), v.hex("Z") if "Z" in f else b""
@@ -105,7 +128,8 @@ def render() -> str:
             continue
         for prim_id, params in prim.instances.items():
             kind = params.get("kind", prim.kind)     # a suite's ids (Ascon) name their own kind
-            recs, where = records(kind, prim_id, driver_for(prim.kind).vectors(prim, prim_id), prim.name)
+            recs, where = records(kind, prim_id, driver_for(prim.kind).vectors(prim, prim_id), prim.name,
+                                params.get("mode", ""))
             if not recs:
                 continue
             up = prim_id.upper()
@@ -116,7 +140,9 @@ def render() -> str:
             lines.append(f"static const uint8_t EX_ROM ex_{prim_id}[{len(data)}] = {{")
             for i in range(0, len(data), 16):
                 lines.append("    " + ", ".join(f"0x{b:02x}" for b in data[i:i + 16]) + ",")
-            macro = "CXOF" if params.get("mode") == "cxof" else kind.upper()
+            # SHAKE has no one-shot `hash`: its own check (xof, and init/update/squeeze); Ascon's XOF has one.
+            macro = "CXOF" if params.get("mode") == "cxof" else \
+                "XOF" if params.get("mode") == "xof" and "hash" not in params.get("ops", ()) else kind.upper()
             lines += ["};", f"EX_DEFINE_{macro}({prim_id}, {up})", "#endif", ""]
             checks.append(f"#ifdef MCU_HAVE_{up}\n    failed += ex_check_{prim_id}(&passed);\n#endif")
     lines += ["/* Every check of an id the library holds: the number of vectors that passed, or 1000 + the",
