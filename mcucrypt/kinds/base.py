@@ -48,6 +48,17 @@ class CtCase:
     public_bytes: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
 
+def fix_public_bytes(ctx: bytearray, spec: list[list]) -> tuple[tuple[int, int], ...]:
+    """Write each ``[start, hex]`` of ``spec`` (an instance's ``ctx_public``: a context's public bytes, such
+    as its fill or length counter) into ``ctx``, and return their ranges [start, end) for CtCase."""
+    ranges = []
+    for start, value in spec:
+        fixed = bytes.fromhex(value)
+        ctx[start:start + len(fixed)] = fixed
+        ranges.append((start, start + len(fixed)))
+    return tuple(ranges)
+
+
 class KindDriver(abc.ABC):
     kind: str = "?"
     run_options: tuple[str, ...] = ()   # the `mcucrypt run` inputs this kind reads (others are refused)

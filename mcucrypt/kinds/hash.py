@@ -31,7 +31,7 @@ import random
 from ..boards.base import Buf, CallResult, Int
 from ..firmware import Firmware
 from ..kat import Vector
-from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, parse_hex
+from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, fix_public_bytes, parse_hex
 
 DEFAULT_BENCH_LENGTHS = (16, 64, 1536)
 DEFAULT_MAX_RANDOM = 200
@@ -185,13 +185,8 @@ class HashDriver(KindDriver):
         # length counter are public, so the draw keeps the public bytes from the fixed context made below
         # (the rest of the context after them: padding the layout leaves, zero).
         ctx = bytearray(rng.randbytes(ctx_bytes))
-        ranges = []
         ascon = [[48, "0300".ljust(2 * (ctx_bytes - 48), "0")]]   # the fill, then the context's padding
-        for start, value in fw.params.get("ctx_public", ascon):
-            fixed = bytes.fromhex(value)
-            ctx[start:start + len(fixed)] = fixed
-            ranges.append((start, start + len(fixed)))
-        public = {"ctx": tuple(ranges)}
+        public = {"ctx": fix_public_bytes(ctx, fw.params.get("ctx_public", ascon))}
         msg = rng.randbytes(21)
         cases.append(CtCase("update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(msg), "inlen": len(msg)},
                             public))

@@ -27,7 +27,7 @@ import random
 from ..boards.base import Buf, CallResult
 from ..firmware import Firmware
 from ..kat import Vector
-from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, parse_hex
+from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, fix_public_bytes, parse_hex
 from .aead import AuthenticationFailed
 
 DEFAULT_BENCH_LENGTHS = (64,)
@@ -167,12 +167,7 @@ class MacDriver(KindDriver):
         cases.append(CtCase("mac_init", {"ctx": Buf(size=ctx_bytes, out=True), "key": Buf(key),
                                          "keylen": len(key)}))
         ctx = bytearray(rng.randbytes(ctx_bytes))
-        ranges = []
-        for start, value in p["ctx_public"]:
-            fixed = bytes.fromhex(value)
-            ctx[start:start + len(fixed)] = fixed
-            ranges.append((start, start + len(fixed)))
-        public = {"ctx": tuple(ranges)}
+        public = {"ctx": fix_public_bytes(ctx, p["ctx_public"])}
         part = rng.randbytes(21)
         cases.append(CtCase("mac_update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(part), "inlen": len(part)},
                             public))
