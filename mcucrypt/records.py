@@ -149,23 +149,19 @@ def _existing_ancestor(path: Path) -> Path:
     return Path(".")
 
 
-def _probe_dir(folder: Path, shown: str) -> None:
-    """Create ``folder`` (and its parents) and a scratch file in it: whatever would stop the real write
-    stops here, before the work."""
+def _probe(folder: Path, shown: str) -> None:
+    """Whether a file can be created in ``folder`` or, when it does not exist yet, in the nearest folder
+    above it that does (where it would be created): a file in the way, a read-only place or /proc stops
+    here, before the work. Nothing is left behind: the scratch file is removed, no folder is created."""
+    anc = _existing_ancestor(folder)
+    if not anc.is_dir():
+        raise OutputPathError(f"{shown}: {anc} is a file, not a folder")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, scratch = tempfile.mkstemp(prefix=".mcucrypt-probe-", dir=folder)
+        fd, scratch = tempfile.mkstemp(prefix=".mcucrypt-probe-", dir=anc)
         os.close(fd)
         os.unlink(scratch)
     except OSError as e:
-        raise OutputPathError(f"{shown}: cannot write in {folder} ({e.strerror or e})") from None
-
-
-def _blocked_by_file(path: Path, shown: str) -> None:
-    """A file (not a folder) standing where a folder on the way to ``path`` must be."""
-    anc = _existing_ancestor(path.parent)
-    if not anc.is_dir():
-        raise OutputPathError(f"{shown}: {anc} is a file, not a folder")
+        raise OutputPathError(f"{shown}: cannot write in {anc} ({e.strerror or e})") from None
 
 
 def check_out_file(path: Path | str, option: str = "--out") -> Path:
@@ -176,19 +172,17 @@ def check_out_file(path: Path | str, option: str = "--out") -> Path:
         raise OutputPathError(f"{shown}: is a folder; name a file")
     if os.path.lexists(p) and not p.is_file():
         raise OutputPathError(f"{shown}: is not a regular file")
-    _blocked_by_file(p, shown)
-    _probe_dir(p.parent, shown)
+    _probe(p.parent, shown)
     if p.exists() and not os.access(p, os.W_OK):
         raise OutputPathError(f"{shown}: the file is not writable")
     return p
 
 
 def check_out_dir(path: Path | str, option: str = "--out") -> Path:
-    """``path`` as a folder to be written into: not a file, creatable and writable (created now)."""
+    """``path`` as a folder to be written into: not a file, and writable (or creatable where it would be)."""
     p = Path(path)
     shown = f"{option} {path}"
     if os.path.lexists(p) and not p.is_dir():
         raise OutputPathError(f"{shown}: is a file, not a folder")
-    _blocked_by_file(p, shown)
-    _probe_dir(p, shown)
+    _probe(p, shown)
     return p
