@@ -1023,6 +1023,8 @@ def _buf_in_place(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]
     """`call`: each `--buf SPEC` becomes SPEC in its place among the positional ARGs, so buffers and
     integers keep their C order whichever way they are written (argparse alone would collect them apart)."""
     command = next((n for n, a in enumerate(argv) if not a.startswith("-")), None)
+    if command is not None and argv[command] == "ct":
+        return _positionals_last(_subparsers(parser)["ct"], argv, command)
     if command is None or argv[command] != "call":
         return argv
     call = _subparsers(parser)["call"]
@@ -1053,6 +1055,27 @@ def _buf_in_place(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]
             positionals += 1
         i += 1
     return out
+
+
+def _positionals_last(sub: argparse.ArgumentParser, argv: list[str], command: int) -> list[str]:
+    """`ct`: PRIM and the ARGs of --elf wherever they are written among the options (argparse alone takes
+    positionals only in one run), after `--` so that a negative integer ARG is not read as an option."""
+    takes_value = {o for a in sub._actions if a.option_strings and a.nargs != 0 for o in a.option_strings}
+    options, positionals, i = argv[:command + 1], [], command + 1
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "--":
+            positionals += argv[i + 1:]
+            break
+        if tok.startswith("-") and not re.fullmatch(r"-\d.*", tok):
+            options.append(tok)
+            if tok in takes_value and i + 1 < len(argv):
+                options.append(argv[i + 1])
+                i += 1
+        else:
+            positionals.append(tok)
+        i += 1
+    return options + (["--", *positionals] if positionals else [])
 
 
 def _other_checkout_note() -> None:
