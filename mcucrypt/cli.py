@@ -538,9 +538,9 @@ def _ct_elf(opts: argparse.Namespace, target: str) -> int:
         raise CliError("no argument is marked secret: write secret: in front of each secret one "
                        "(secret:in:HEX, secret:inout:HEX, secret:u32:N, secret:5)")
     widths = {i: (a.size or C_INT_BYTES[target]) if isinstance(a, Int) else 0 for i, a in enumerate(args)}
-    if opts.mode == "taint" and not make_board(target).supports_taint:
-        raise CliError(f"the {target} board has no taint tracking: use --mode trace")
     board = make_board(target, _part(target, opts.core))
+    if opts.mode == "taint" and not board.supports_taint:
+        raise CliError(f"the {target} board has no taint tracking: use --mode trace")
     if target == "rv32":
         board.load(opts.elf, isa=opts.isa)  # type: ignore[call-arg]
     else:
