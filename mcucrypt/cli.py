@@ -829,12 +829,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "that run on this core (default: the target's real part: e31, cortex-m3, atmega128); on avr "
                    "also the part built for and simulated (atmega1284p, atmega2560)")
     for name, what in (("key", "the key"), ("nonce", "the nonce"), ("ad", "AEAD associated data (default empty)"),
-                       ("input", "plaintext, ciphertext (with tag, for AEAD decryption), state, message or (key "
-                        "derivation) IKM; @FILE reads the bytes of FILE as they are (not hex), - those of "
-                        "standard input (at most 16 MiB)"),
+                       ("input", "plaintext, ciphertext (with tag, for AEAD decryption), state, message or (key derivation) IKM"),
                        ("a", "multiplication: first operand, a big-endian integer (odd digit count allowed)"),
                        ("b", "multiplication: second operand")):
-        s.add_argument(f"--{name}", metavar="HEX", help=f"{what}, {hex_help}")
+        s.add_argument(f"--{name}", metavar="HEX", help=f"{what}, {hex_help}" + (
+            "; or @FILE, the bytes of FILE as they are (not hex), or -, those of standard input (at most 16 MiB)"
+            if name == "input" else ""))
     for name, what in (("tag", "MACs: a tag to verify (exit 2 when it does not)"),
                        ("salt", "key derivation: the salt (default empty)"),
                        ("info", "key derivation: the context and application info (default empty)")):
