@@ -115,3 +115,15 @@ def test_bad_ct_elf_input_is_one_line_exit_2(args: list[str], message: str, caps
     status, out, err = ct(capsys, *args)
     lines = err.strip().splitlines()
     assert status == 2 and out == "" and len(lines) == 1 and message in lines[0], err
+
+
+def test_a_fault_under_json_is_a_json_object_with_exit_3(elves, capsys) -> None:  # noqa: ANN001
+    """Integers where the function takes pointers: it reads address 5, the board stops it (exit 3)."""
+    try:
+        status = cli.main(["call", "--target", "rv32", str(elves["rv32"]), "tag_equal_early", "5", "6", "7", "--json"])
+    except SystemExit as e:
+        status = e.code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 3 and len(err) == 1, err
+    doc = json.loads(err[0])
+    assert doc["kind"] == "firmware fault" and doc["exit_status"] == 3 and doc["error"], doc
