@@ -31,6 +31,8 @@ PAPER_TITLES = {
     "003": "Paper 003 — multi-precision multiplication on Cortex-M3",
     "004": "Paper 004 — TinyJAMBU on 8-bit AVR (ATmega128)",
     "ascon-c": "Ascon (SP 800-232) — the designers' code (ascon/ascon-c 446347f2) measured on our boards",
+    "XKCP": "SHA-3 (FIPS 202) — the Keccak team's XKCP (XKCP/XKCP 6ce53d038f53) measured on our boards",
+    "sha2-peers": "SHA-2 and HMAC — the fastest peer measured on each of our boards (docs/sha2.md)",
 }
 
 
