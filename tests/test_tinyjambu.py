@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from mcucrypt import stackwipe
 from mcucrypt.boards.base import Buf, CallResult, Int
 from mcucrypt.catalog import load_catalog
 from mcucrypt.firmware import Firmware
@@ -264,7 +265,7 @@ def test_one_call_aead_differential_and_path_on_rv32(prim_id: str) -> None:
     """rv32-fast against the model on random inputs of every message length mod 4 (0..13, 31..33, 128) and
     AD lengths 0..9, each decryption genuine and forged (a tag bit, a ciphertext bit) with nothing
     released; aligned buffers run the one-call routine and never the block loop, misaligned ones the C
-    mode around the block loop."""
+    mode around the block loop, and the stack-wipe table covers both."""
     fw = firmware(prim_id, "rv32-fast", "rv32")
     rng = random.Random(f"one-call/{prim_id}")
     for mlen in [*range(14), 31, 32, 33, 128]:
@@ -291,6 +292,8 @@ def test_one_call_aead_differential_and_path_on_rv32(prim_id: str) -> None:
         assert res.outputs[0] == model.encrypt(prim_id, key, nonce, b"", pt)
         assert any(pc in one_call for pc in res.trace.pcs) == expect_one_call
         assert any(pc in block_loop for pc in res.trace.pcs) != expect_one_call
+        # the MCU_STACK_WIPE wrappers wipe what either path uses (stackwipe.measure misaligns too)
+        assert res.stack_bytes <= stackwipe.load_table()[stackwipe.table_key("rv32", prim_id, fw.impl, "aead_encrypt")]
 
 
 def test_one_call_aead_tag_compare_is_constant_time_on_rv32() -> None:
