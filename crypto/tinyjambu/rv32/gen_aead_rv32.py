@@ -25,8 +25,9 @@ loading, converting and storing the state, and a block loop entered through a re
 - P_640 and P_large are straight-line subroutines shared by encryption and decryption (JAL/RET with
   ra: the return address stack predicts the return), so a message block costs 10 single-cycle
   instructions besides its updates (LW, ADDI, XORI frame, JAL; RET; XOR, XOR, SW, ADDI, BNE). Running
-  P_large inline in the message loops would save the JAL and RET, 64 cycles of a 128-byte message, for
-  1.8-2.2 KB more code per key size (one copy in each of the two loops): not worth it.
+  P_large inline in the message loops would save the JAL and RET, 68 cycles of a 128-byte message, for
+  3.5-4.5 KB more code per key size (one copy in each of the two loops): not worth it. For TinyJAMBU-128
+  (key period one chunk) P_1024 is three chunks falling into P_640's code, which is its last five.
 """
 from __future__ import annotations
 
@@ -418,13 +419,23 @@ def body(lines: list[str]) -> list[str]:
 
 def generate() -> str:
     lines = HEADER.rstrip("\n").split("\n")
-    for size, (words, large, _) in SIZES.items():
+    for size, (words, large, period) in SIZES.items():
         lines += ["", f"/* ---------------------------------------------------------------- TinyJAMBU-{size}: "
                       f"{words} key words, P_large = {large} x 128 steps */"]
-        for name, chunks in ((f".Ltj_p640_{size}", SMALL_CHUNKS), (f".Ltj_plarge_{size}", large)):
-            lines += ["", f'    .section .text.tj_aead_perm{size}, "ax", @progbits', "    .p2align 2",
-                      f"{name}:                        // P_{128 * chunks} (subroutine)",
-                      *body(permutation(size, chunks)), "    ret"]
+        lines += ["", f'    .section .text.tj_aead_perm{size}, "ax", @progbits', "    .p2align 2"]
+        small, head = f".Ltj_p640_{size}", large - SMALL_CHUNKS
+        if head % period == 0:
+            # P_large's last 5 chunks use the key words of P_640's (the key period divides the 3 chunks
+            # before them: TinyJAMBU-128), so P_large is those 3 chunks falling into P_640: no code twice
+            assert permutation(size, head) + permutation(size, SMALL_CHUNKS) == permutation(size, large)
+            lines += [f".Ltj_plarge_{size}:                   // P_{128 * large}: {head} chunks, then P_640's code",
+                      *body(permutation(size, head)),
+                      f"{small}:                     // P_640 (subroutine)",
+                      *body(permutation(size, SMALL_CHUNKS)), "    ret"]
+        else:
+            for name, chunks in ((small, SMALL_CHUNKS), (f".Ltj_plarge_{size}", large)):
+                lines += [f"{name}:                        // P_{128 * chunks} (subroutine)",
+                          *body(permutation(size, chunks)), "    ret"]
         for decrypt in (False, True):
             op = "aead_dec" if decrypt else "aead_enc"
             sym = f"MCU_FN(tinyjambu{size}, {op})"
