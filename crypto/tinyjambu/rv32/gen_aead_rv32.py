@@ -316,6 +316,9 @@ def driver(size: int, decrypt: bool) -> list[str]:
                 "sb      a5, -1(a1)",
                 "bne     a1, a0, 4b",
                 "3:",
+                "# a rejected call releases nothing: no register keeps the computed tag (s2, F, U, the last",
+                "# update's scratch, and a5 when the message is empty)",
+                *[f"li      {r}, 0" for r in (*STATE, F, U, T1, T2, "a5")],
                 "andi    a0, a3, 1                   # 0: accepted, -1: rejected (and wiped)",
                 "addi    a0, a0, -1",
                 *restore,
@@ -368,7 +371,8 @@ HEADER = """// SPDX-License-Identifier: MIT
  *                                size_t adlen, const uint8_t *npub, const uint8_t *k);
  *       m = the mlen plaintext bytes (absorbed as they are computed); the tag at c + mlen compared by
  *       OR-ing the differences, m ANDed with an all-ones or all-zeros mask: returns 0 when the tag
- *       matched, else -1 with m wiped, on the same instructions either way
+ *       matched, else -1 with m wiped, on the same instructions either way; no register keeps the
+ *       computed tag on return
  *
  * Register map: t0-t3 the state s0..s3 (s3 in the "pending" form of tinyjambu_rv32.S throughout),
  *   t4 = F, t5 = U (the update's carried values), t6, a7 = scratch of the updates, s0..s7 = the (~)key
