@@ -109,8 +109,22 @@ class Allocator:
 
 
 # ------------------------------------------------------------------------------------------ SHA-256
-def sha256_schedule(emit) -> tuple[int, int]:
-    """Pass 1: WK[0..63] into the frame. The input pointer is in lr during steps 0-15."""
+# How steps 0-15 read W[t] from the 64 bytes at lr: the block function's big-endian bytes (LDR + REV),
+# HMAC's key blocks K0 ^ ipad and K0 ^ opad (K0 as bytes; the pad has four equal bytes, so it commutes
+# with REV and is one EOR with a Thumb-2 immediate: no register, no pad buffer), or W[t] already as
+# native words (the inner digest feeding the outer block: no byte-order round trip).
+HEAD_LOADS = {
+    "be": ["rev     {r}, {r}"],
+    "ipad": ["rev     {r}, {r}", "eor     {r}, {r}, #0x36363636"],
+    "opad": ["rev     {r}, {r}", "eor     {r}, {r}, #0x5c5c5c5c"],
+    "words": [],
+}
+
+
+def sha256_schedule(emit, head: str = "be", head_only: bool = False) -> tuple[int, int]:
+    """Pass 1: WK[0..63] into the frame. The input pointer is in lr during steps 0-15, read as
+    HEAD_LOADS[head]. head_only: emit steps 0-15 only (an HMAC entry, which then branches to
+    .Lsha256_step16: the allocator is deterministic, so its registers and spills there are the same)."""
     def w(j: int) -> str:
         return f"W{j}"
 
@@ -136,8 +150,9 @@ def sha256_schedule(emit) -> tuple[int, int]:
         emit(f"ldr     {rb}, [lr, #{4 * t + 4}]")
         emit(f"ldr     {ka}, .LK256 + {4 * t}")
         emit(f"ldr     {kb}, .LK256 + {4 * t + 4}")
-        emit(f"rev     {ra}, {ra}")
-        emit(f"rev     {rb}, {rb}")
+        for form in HEAD_LOADS[head]:
+            emit(form.format(r=ra))
+            emit(form.format(r=rb))
         emit(f"add     {ka}, {ka}, {ra}")
         emit(f"add     {kb}, {kb}, {rb}")
         emit(f"str     {ka}, [sp, #{WK_OFF + 4 * t}]")
@@ -145,6 +160,9 @@ def sha256_schedule(emit) -> tuple[int, int]:
         al.advance([w(t), w(t + 1)])
         al.drop("ka")
         al.drop("kb")
+    if head_only:
+        return al.loads, al.stores
+    emit(".Lsha256_step16:")
     al.free.append("lr")                # the input pointer is dead: lr joins the window
 
     def needed(t: int) -> list[str]:
@@ -270,6 +288,25 @@ def sha256_source() -> str:
         lines.append(s if s.endswith(":") else "    " + s)
 
     lines += k_table(".LK256", K256)
+    # The HMAC entries first: their LDRs of K (PC-relative, 4 KB reach) stay near the table.
+    for name, head, what in HMAC_ENTRIES:
+        lines.append("")
+        lines += HMAC_ENTRY_DOC[name]
+        emit(f".global MCU_FN(sha256, {name})")
+        emit(".thumb_func")
+        emit(f".type MCU_FN(sha256, {name}), %function")
+        lines.append(f"MCU_FN(sha256, {name}):")
+        emit("push    {r4-r11, lr}             // the block function's frame, for one block")
+        emit(f"sub     sp, sp, #{FRAME256}")
+        emit("add     r2, r1, #64")
+        emit(f"str     r0, [sp, #{STATE_SLOT}]")
+        emit(f"str     r2, [sp, #{END_SLOT}]")
+        emit(f"str     r2, [sp, #{NEXT_SLOT}]        // next = end: the block loop ends after this block")
+        emit("mov     lr, r1")
+        emit(f"// steps 0-15, W[t] = {what}")
+        sha256_schedule(emit, head, head_only=True)
+        emit("b.w     .Lsha256_step16           // the rest of the block function, registers as it expects")
+        emit(f".size MCU_FN(sha256, {name}), . - MCU_FN(sha256, {name})")
     emit(".global MCU_FN(sha256, blocks)")
     emit(".thumb_func")
     emit(".type MCU_FN(sha256, blocks), %function")
@@ -315,6 +352,31 @@ def sha256_source() -> str:
     emit("pop     {r4-r11, pc}")
     emit(".size MCU_FN(sha256, blocks), . - MCU_FN(sha256, blocks)")
     return HEADER256 + "\n" + "\n".join(lines) + "\n"
+
+
+# The one-block entries HMAC uses (ref/sha2.h, SHA2_ASM_HMAC256): (symbol, HEAD_LOADS key, W[t] read as).
+HMAC_ENTRIES = [
+    ("block_ipad", "ipad", "big-endian word t of k0, XOR 0x36363636"),
+    ("block_opad", "opad", "big-endian word t of k0, XOR 0x5c5c5c5c"),
+    ("block_words", "words", "native word t of w"),
+]
+HMAC_ENTRY_DOC = {
+    "block_ipad": """\
+/* void mcu_sha256_<impl>_block_ipad(uint32_t state[8], const uint8_t k0[64]);
+ * void mcu_sha256_<impl>_block_opad(uint32_t state[8], const uint8_t k0[64]);
+ * One block of HMAC's K0 ^ ipad (0x36 bytes) or K0 ^ opad (0x5c bytes), K0 = the key padded with zeros
+ * (any alignment). Trick: a pad byte repeated four times is a Thumb-2 modified immediate and commutes
+ * with REV, so each word costs one EOR more than the block function's LDR + REV: no K0 ^ pad buffer, no
+ * XOR pass over it. Register map and frame: the block function's (r0 state, r1 k0 on entry; lr the
+ * input during steps 0-15); after step 15 the registers and spills are exactly the block function's,
+ * so the entry branches into it (next input = end: one block). */""".split("\n"),
+    "block_opad": [],
+    "block_words": """\
+/* void mcu_sha256_<impl>_block_words(uint32_t state[8], const uint32_t w[16]);
+ * One block given as its 16 message words W[0..15], native 32-bit words (word aligned), so HMAC's outer
+ * block takes the inner digest H0..H7 straight from the inner state (no byte-order round trip: no
+ * store as big-endian bytes, no REV back). Register map and frame: as block_ipad above. */""".split("\n"),
+}
 
 
 

@@ -531,7 +531,7 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
 #define IPAD 0x36363636u
 #define OPAD 0x5c5c5c5cu
 
-#define HMAC_FAMILY(fam, BLOCK, DIGEST, IV)                                                            \
+#define HMAC_KEYING(fam, BLOCK, DIGEST, IV)                                                            \
     static void hmac##fam##_init(hmacsha##fam##_ctx_t *c, const uint8_t *key, size_t keylen)          \
     {                                                                                                  \
         uint8_t *k0 = c->inner.block.b;                                                                \
@@ -570,8 +570,10 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
         sha##fam##_pad(&c->inner);                                                                     \
         sha##fam##_digest(&c->inner, tag, DIGEST);                                                     \
         wipe_ctx(c, sizeof *c);                                                                        \
-    }                                                                                                  \
-                                                                                                       \
+    }
+
+/* The API over a family's init and finish. */
+#define HMAC_API(fam, DIGEST)                                                                          \
     static void hmac##fam##_oneshot(uint8_t *tag, const uint8_t *key, size_t keylen, const uint8_t *in, \
                                     size_t inlen)                                                      \
     {                                                                                                  \
@@ -623,8 +625,54 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
         return (int)ok - 1;                                                                            \
     }
 
-HMAC_FAMILY(256, SHA256_BLOCK_BYTES, 32, IV256)
-HMAC_FAMILY(512, SHA512_BLOCK_BYTES, 64, IV512)
+#if SHA2_ASM_HMAC256
+/* HMAC-SHA256 on the implementation's one-block entries (contract in sha2.h): K0 is built once in the
+ * block buffer and compressed as K0 ^ ipad and K0 ^ opad by the entries themselves (no XOR passes over
+ * the buffer); the outer block is the inner state's words as they are, then the padding as words (the
+ * inner digest is never stored as big-endian bytes to be read back). The context is the same. */
+static void hmac256_init(hmacsha256_ctx_t *c, const uint8_t *key, size_t keylen)
+{
+    uint8_t *k0 = c->inner.block.b;
+    uint32_t *w = c->inner.block.w;
+    zero_block(k0, w, 0, SHA256_BLOCK_BYTES);
+    if (keylen > SHA256_BLOCK_BYTES) {
+        sha256_oneshot(IV256, k0, 32, key, keylen);
+    } else if (keylen > 0) {   /* key may be NULL when keylen is 0 */
+        copy_key(k0, w, key, keylen);
+    }
+    for (uint8_t i = 0; i < 8; i++) {
+        c->inner.h[i] = IV256[i];
+        c->outer[i] = IV256[i];
+    }
+    MCU_FN(sha256, block_ipad)(c->inner.h, k0);
+    MCU_FN(sha256, block_opad)(c->outer, k0);
+    c->inner.count = SHA256_BLOCK_BYTES;
+    zero_block(k0, w, 0, SHA256_BLOCK_BYTES);
+}
+
+static void hmac256_finish(hmacsha256_ctx_t *c, uint8_t *tag)
+{
+    uint32_t *w = c->inner.block.w;
+    sha256_pad(&c->inner);
+    for (uint8_t i = 0; i < 8; i++) {        /* the inner digest as W[0..7]; h = the outer state */
+        w[i] = c->inner.h[i];
+        c->inner.h[i] = c->outer[i];
+    }
+    w[8] = 0x80000000u;                      /* padding: 0x80, zeros, the bit length of K0 || digest */
+    for (uint8_t i = 9; i < 15; i++) {
+        w[i] = 0;
+    }
+    w[15] = (SHA256_BLOCK_BYTES + 32) * 8;
+    MCU_FN(sha256, block_words)(c->inner.h, w);
+    sha256_digest(&c->inner, tag, 32);
+    wipe_ctx(c, sizeof *c);
+}
+#else
+HMAC_KEYING(256, SHA256_BLOCK_BYTES, 32, IV256)
+#endif
+HMAC_KEYING(512, SHA512_BLOCK_BYTES, 64, IV512)
+HMAC_API(256, 32)
+HMAC_API(512, 64)
 
 /* ------------------------------------------------------------------------------------ HKDF-SHA256 */
 
