@@ -572,8 +572,8 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
         wipe_ctx(c, sizeof *c);                                                                        \
     }
 
-/* The API over a family's init and finish. */
-#define HMAC_API(fam, DIGEST)                                                                          \
+/* The one-shot and the API over a family's init and finish. */
+#define HMAC_ONESHOT(fam)                                                                              \
     static void hmac##fam##_oneshot(uint8_t *tag, const uint8_t *key, size_t keylen, const uint8_t *in, \
                                     size_t inlen)                                                      \
     {                                                                                                  \
@@ -581,8 +581,9 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
         hmac##fam##_init(&c, key, keylen);                                                             \
         sha##fam##_absorb(&c.inner, in, inlen);                                                        \
         hmac##fam##_finish(&c, tag);                                                                   \
-    }                                                                                                  \
-                                                                                                       \
+    }
+
+#define HMAC_API(fam, DIGEST)                                                                          \
     void MCU_FN(hmacsha##fam, mac)(uint8_t *out, const uint8_t *key, size_t keylen, const uint8_t *in, \
                                    size_t inlen)                                                       \
     {                                                                                                  \
@@ -626,20 +627,49 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
     }
 
 #if SHA2_ASM_HMAC256
-/* HMAC-SHA256 on the implementation's one-block entries (contract in sha2.h): K0 is built once in the
- * block buffer and compressed as K0 ^ ipad and K0 ^ opad by the entries themselves (no XOR passes over
- * the buffer); the outer block is the inner state's words as they are, then the padding as words (the
- * inner digest is never stored as big-endian bytes to be read back). The context is the same. */
-static void hmac256_init(hmacsha256_ctx_t *c, const uint8_t *key, size_t keylen)
+/* HMAC-SHA256 on the implementation's one-block entries (contract in sha2.h). Everything around the five
+ * compressions of a short MAC is straight word stores, so the entries are what costs:
+ * - K0 is built once in the block buffer (key words by unaligned-safe 4-byte copies) and compressed
+ *   as K0 ^ ipad and K0 ^ opad by block_ipad / block_opad themselves: no pad buffer, no XOR passes;
+ * - a message of whole blocks (the count a multiple of 64) gets its padding block as native words
+ *   (0x80000000, zeros, the bit length) through block_words: no bytes to zero and turn around;
+ * - the outer block is the inner state's words as they are, then its padding words (block_words):
+ *   the inner digest is never stored as big-endian bytes to be read back;
+ * - the loops are unrolled (GCC's pragma: -O2 keeps 8- and 16-word loops as loops, whose branch and
+ *   index cost more than their one-cycle stores on the M3).
+ * The context layout is the generic one: the incremental API is unchanged. */
+#define HMAC_UNROLL _Pragma("GCC unroll 16")
+
+static void zero_words(uint32_t *w, uint8_t n)
+{
+    HMAC_UNROLL
+    for (uint8_t i = 0; i < n; i++) {
+        w[i] = 0;
+    }
+}
+
+/* IV, K0 into the block buffer, the two key blocks; K0 stays in the buffer (the callers zero it or
+ * overwrite it). */
+static void hmac256_key_blocks(hmacsha256_ctx_t *c, const uint8_t *key, size_t keylen)
 {
     uint8_t *k0 = c->inner.block.b;
     uint32_t *w = c->inner.block.w;
-    zero_block(k0, w, 0, SHA256_BLOCK_BYTES);
+    zero_words(w, 16);
     if (keylen > SHA256_BLOCK_BYTES) {
         sha256_oneshot(IV256, k0, 32, key, keylen);
     } else if (keylen > 0) {   /* key may be NULL when keylen is 0 */
-        copy_key(k0, w, key, keylen);
+        size_t i = 0;
+        for (; i + 16 <= keylen; i += 16) {
+            memcpy(&w[i / 4], key + i, 16);  /* four loads in a burst, four stores */
+        }
+        for (; i + 4 <= keylen; i += 4) {
+            memcpy(&w[i / 4], key + i, 4);   /* one (unaligned) word load and store */
+        }
+        for (; i < keylen; i++) {
+            k0[i] = key[i];
+        }
     }
+    HMAC_UNROLL
     for (uint8_t i = 0; i < 8; i++) {
         c->inner.h[i] = IV256[i];
         c->outer[i] = IV256[i];
@@ -647,30 +677,64 @@ static void hmac256_init(hmacsha256_ctx_t *c, const uint8_t *key, size_t keylen)
     MCU_FN(sha256, block_ipad)(c->inner.h, k0);
     MCU_FN(sha256, block_opad)(c->outer, k0);
     c->inner.count = SHA256_BLOCK_BYTES;
-    zero_block(k0, w, 0, SHA256_BLOCK_BYTES);
+}
+
+static void hmac256_init(hmacsha256_ctx_t *c, const uint8_t *key, size_t keylen)
+{
+    hmac256_key_blocks(c, key, keylen);
+    zero_words(c->inner.block.w, 16);      /* the context keeps no key bytes */
 }
 
 static void hmac256_finish(hmacsha256_ctx_t *c, uint8_t *tag)
 {
     uint32_t *w = c->inner.block.w;
-    sha256_pad(&c->inner);
-    for (uint8_t i = 0; i < 8; i++) {        /* the inner digest as W[0..7]; h = the outer state */
-        w[i] = c->inner.h[i];
-        c->inner.h[i] = c->outer[i];
+    uint64_t bits = c->inner.count << 3;
+    if ((c->inner.count & (SHA256_BLOCK_BYTES - 1)) == 0) {   /* whole blocks: the padding block alone */
+        w[0] = 0x80000000u;
+        zero_words(w + 1, 13);
+        w[14] = (uint32_t)(bits >> 32);
+        w[15] = (uint32_t)bits;
+        MCU_FN(sha256, block_words)(c->inner.h, w);
+    } else {
+        sha256_pad(&c->inner);
     }
-    w[8] = 0x80000000u;                      /* padding: 0x80, zeros, the bit length of K0 || digest */
-    for (uint8_t i = 9; i < 15; i++) {
-        w[i] = 0;
+    /* The outer block is the inner digest H0..H7 followed by its padding words: the context's h[8] and
+     * the first 8 words of the block buffer behind it, read by block_words in place. */
+    w[0] = 0x80000000u;                      /* padding: 0x80, zeros, the bit length of K0 || digest */
+    zero_words(w + 1, 6);
+    w[7] = (SHA256_BLOCK_BYTES + 32) * 8;
+    MCU_FN(sha256, block_words)(c->outer, (const uint32_t *)(const void *)&c->inner);   /* h, then w */
+    HMAC_UNROLL
+    for (uint8_t i = 0; i < 8; i++) {
+        uint32_t be = __builtin_bswap32(c->outer[i]);   /* little-endian cores: the big-endian tag word */
+        memcpy(tag + 4 * i, &be, 4);
     }
-    w[15] = (SHA256_BLOCK_BYTES + 32) * 8;
-    MCU_FN(sha256, block_words)(c->inner.h, w);
-    sha256_digest(&c->inner, tag, 32);
-    wipe_ctx(c, sizeof *c);
+    zero_words((uint32_t *)(void *)c, sizeof *c / 4);   /* the wipe: 34 word stores */
+    __asm__ __volatile__("" : : "r"(c) : "memory");
+}
+
+/* The one-shot skips mac_init's zeroing of K0: the padding and the outer block overwrite it. */
+static void hmac256_oneshot(uint8_t *tag, const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen)
+{
+    hmacsha256_ctx_t c;
+    hmac256_key_blocks(&c, key, keylen);
+    c.inner.count += inlen;                  /* sha256_absorb on an empty buffer: whole blocks, the tail */
+    if (inlen >= SHA256_BLOCK_BYTES) {
+        MCU_FN(sha256, blocks)(c.inner.h, in, inlen / SHA256_BLOCK_BYTES);
+        in += inlen & ~(size_t)(SHA256_BLOCK_BYTES - 1);
+    }
+    inlen &= SHA256_BLOCK_BYTES - 1;
+    if (inlen > 0) {
+        memcpy(c.inner.block.b, in, inlen);
+    }
+    hmac256_finish(&c, tag);
 }
 #else
 HMAC_KEYING(256, SHA256_BLOCK_BYTES, 32, IV256)
+HMAC_ONESHOT(256)
 #endif
 HMAC_KEYING(512, SHA512_BLOCK_BYTES, 64, IV512)
+HMAC_ONESHOT(512)
 HMAC_API(256, 32)
 HMAC_API(512, 64)
 
