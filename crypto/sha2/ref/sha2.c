@@ -648,6 +648,13 @@ static void zero_words(uint32_t *w, uint8_t n)
     }
 }
 
+/* K0 = SHA-256(key) for a key longer than the block: out of line, so that the hash context it needs is
+ * on the stack only for such keys. */
+__attribute__((noinline)) static void hmac256_hash_key(uint8_t *k0, const uint8_t *key, size_t keylen)
+{
+    sha256_oneshot(IV256, k0, 32, key, keylen);
+}
+
 /* IV, K0 into the block buffer, the two key blocks; K0 stays in the buffer (the callers zero it or
  * overwrite it). */
 static void hmac256_key_blocks(hmacsha256_ctx_t *c, const uint8_t *key, size_t keylen)
@@ -656,7 +663,7 @@ static void hmac256_key_blocks(hmacsha256_ctx_t *c, const uint8_t *key, size_t k
     uint32_t *w = c->inner.block.w;
     zero_words(w, 16);
     if (keylen > SHA256_BLOCK_BYTES) {
-        sha256_oneshot(IV256, k0, 32, key, keylen);
+        hmac256_hash_key(k0, key, keylen);
     } else if (keylen > 0) {   /* key may be NULL when keylen is 0 */
         size_t i = 0;
         for (; i + 16 <= keylen; i += 16) {
