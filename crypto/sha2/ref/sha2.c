@@ -638,7 +638,7 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
  * - the loops are unrolled (GCC's pragma: -O2 keeps 8- and 16-word loops as loops, whose branch and
  *   index cost more than their one-cycle stores on the M3).
  * The context layout is the generic one: the incremental API is unchanged. */
-#define HMAC_UNROLL _Pragma("GCC unroll 16")
+#define HMAC_UNROLL _Pragma("GCC unroll 64")
 
 static void zero_words(uint32_t *w, uint8_t n)
 {
@@ -716,7 +716,12 @@ static void hmac256_finish(hmacsha256_ctx_t *c, uint8_t *tag)
         uint32_t be = __builtin_bswap32(c->outer[i]);   /* little-endian cores: the big-endian tag word */
         memcpy(tag + 4 * i, &be, 4);
     }
-    zero_words((uint32_t *)(void *)c, sizeof *c / 4);   /* the wipe: 34 word stores */
+    /* The wipe: wipe_ctx's volatile word stores (any type's bytes, never dropped), unrolled: 34 STRs. */
+    volatile uint32_t *v = (volatile uint32_t *)(void *)c;
+    HMAC_UNROLL
+    for (uint8_t i = 0; i < sizeof *c / 4; i++) {
+        v[i] = 0;
+    }
     __asm__ __volatile__("" : : "r"(c) : "memory");
 }
 
