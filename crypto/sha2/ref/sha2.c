@@ -638,7 +638,11 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
  * - the loops are unrolled (GCC's pragma: -O2 keeps 8- and 16-word loops as loops, whose branch and
  *   index cost more than their one-cycle stores on the M3).
  * The context layout is the generic one: the incremental API is unchanged. */
+#if defined(__GNUC__) && __GNUC__ >= 8   /* the unroll pragma exists from GCC 8 */
 #define HMAC_UNROLL _Pragma("GCC unroll 64")
+#else
+#define HMAC_UNROLL
+#endif
 
 static void zero_words(uint32_t *w, uint8_t n)
 {
@@ -650,7 +654,10 @@ static void zero_words(uint32_t *w, uint8_t n)
 
 /* K0 = SHA-256(key) for a key longer than the block: out of line, so that the hash context it needs is
  * on the stack only for such keys. */
-__attribute__((noinline)) static void hmac256_hash_key(uint8_t *k0, const uint8_t *key, size_t keylen)
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void hmac256_hash_key(uint8_t *k0, const uint8_t *key, size_t keylen)
 {
     sha256_oneshot(IV256, k0, 32, key, keylen);
 }
@@ -713,8 +720,12 @@ static void hmac256_finish(hmacsha256_ctx_t *c, uint8_t *tag)
     MCU_FN(sha256, block_words)(c->outer, (const uint32_t *)(const void *)&c->inner);   /* h, then w */
     HMAC_UNROLL
     for (uint8_t i = 0; i < 8; i++) {
-        uint32_t be = __builtin_bswap32(c->outer[i]);   /* little-endian cores: the big-endian tag word */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint32_t be = __builtin_bswap32(c->outer[i]);   /* REV + one (unaligned) STR, not 4 STRBs */
         memcpy(tag + 4 * i, &be, 4);
+#else
+        store_be32(tag + 4 * i, c->outer[i]);
+#endif
     }
     /* The wipe: wipe_ctx's volatile word stores (any type's bytes, never dropped), unrolled: 34 STRs. */
     volatile uint32_t *v = (volatile uint32_t *)(void *)c;
@@ -722,10 +733,13 @@ static void hmac256_finish(hmacsha256_ctx_t *c, uint8_t *tag)
     for (uint8_t i = 0; i < sizeof *c / 4; i++) {
         v[i] = 0;
     }
+#if defined(__GNUC__)
     __asm__ __volatile__("" : : "r"(c) : "memory");
+#endif
 }
 
-/* The one-shot skips mac_init's zeroing of K0: the padding and the outer block overwrite it. */
+/* The one-shot skips mac_init's zeroing of K0: the message's tail and the padding overwrite it before
+ * the finish's wipe. */
 static void hmac256_oneshot(uint8_t *tag, const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen)
 {
     hmacsha256_ctx_t c;
