@@ -175,6 +175,40 @@ def test_block_function_contract(family: str, impl: str, target: str) -> None:
         assert list(struct.unpack(fmt, res.outputs[0])) == want, f"{symbol} nblocks {nblocks} misalign {misalign}"
 
 
+HMAC_ENTRY_JOBS = [(impl.name, t) for impl in CATALOG.implementations("hmacsha256")
+                   if "SHA2_ASM_HMAC256=1" in impl.defines for t in impl.targets]
+
+
+def test_an_implementation_brings_the_hmac_entries() -> None:
+    """The entries' contract test below must not be vacuous: armv7m-fast brings them."""
+    assert ("armv7m-fast", "armv7m") in HMAC_ENTRY_JOBS
+
+
+@pytest.mark.parametrize("impl,target", HMAC_ENTRY_JOBS)
+def test_hmac_block_entries_contract(impl: str, target: str) -> None:
+    """SHA2_ASM_HMAC256's one-block entries as ref/sha2.h states them, against the FIPS 180-4 compression:
+    block_ipad / block_opad compress K0 ^ 0x36.. / K0 ^ 0x5c.. (K0 bytes at any alignment, all-zero and
+    all-one K0 too), block_words the block whose message words are the 16 native words given."""
+    fw = firmware("hmacsha256", impl, target)
+    name = impl.replace("-", "_")
+    rng = random.Random("hmac entries")
+    for i, misalign in enumerate((0, 1, 2, 3)):
+        state = [rng.getrandbits(32) for _ in range(8)]
+        k0 = (bytes(64), b"\xff" * 64, rng.randbytes(64), rng.randbytes(32) + bytes(32))[i]
+        for entry, pad in (("block_ipad", 0x36), ("block_opad", 0x5C)):
+            want = model.compress256(state, bytes(b ^ pad for b in k0))
+            res = fw.board.call(f"mcu_sha256_{name}_{entry}",
+                                [Buf(struct.pack("<8I", *state), out=True), Buf(k0, misalign=misalign)],
+                                max_instructions=fw.max_instructions)
+            assert list(struct.unpack("<8I", res.outputs[0])) == want, f"{entry} K0 #{i} misalign {misalign}"
+        words = [rng.getrandbits(32) for _ in range(16)]
+        want = model.compress256(state, struct.pack(">16I", *words))
+        res = fw.board.call(f"mcu_sha256_{name}_block_words",
+                            [Buf(struct.pack("<8I", *state), out=True), Buf(struct.pack("<16I", *words))],
+                            max_instructions=fw.max_instructions)
+        assert list(struct.unpack("<8I", res.outputs[0])) == want, f"block_words #{i}"
+
+
 @pytest.mark.parametrize("prim_id,count_at", [("sha256", 96), ("sha512", 192)])
 def test_context_layout_matches_the_public_bytes_of_the_ct_cases(prim_id: str, count_at: int) -> None:
     """The constant-time cases fix the byte count at ctx_public; it must be where the C keeps it."""
