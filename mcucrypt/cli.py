@@ -27,6 +27,7 @@ from .build import BuildError
 from .catalog import CatalogError, load_catalog
 from .firmware import Firmware
 from .kinds.base import HEX_RULE, Mismatch, UsageError, driver_for, parse_hex
+from .resultfile import Journal, ResultsFileError, ResultsLock, check_output_file
 from .targets import ROOT, TARGETS
 
 EXIT_USAGE = 2           # bad input: unknown name, wrong length, malformed hex, failed authentication
@@ -327,8 +328,6 @@ def cmd_call(opts: argparse.Namespace) -> int:
 # -------------------------------------------------------------------------------------------- bench
 
 def cmd_bench(opts: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     cat = load_catalog()
     if "host" in (opts.target or ()):
         raise CliError("the host has no cycle model: bench runs on the boards "
@@ -343,28 +342,33 @@ def cmd_bench(opts: argparse.Namespace) -> int:
         raise CliError(e.args[0]) from None
     if not jobs:
         raise CliError("nothing to benchmark for that selection")
-    console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=False) as progress:
-        task = progress.add_task("bench", total=len(jobs))
-
-        def advance(job: bench_mod.Job, recs: list[bench_mod.BenchRecord]) -> None:
-            progress.update(task, advance=1, description=f"{job.prim} {job.impl} {job.target}")
-            for r in recs:
-                if r.error:
-                    console.print(f"[red]{job.prim} {job.impl} {job.target}: {r.error}")
-
-        records = bench_mod.run_bench(jobs, workers=opts.jobs, progress=advance)
     if opts.json_file:
         out = Path(opts.json_file)
     elif opts.merge:
         out = bench_mod.DEFAULT_RESULTS
     else:
         out = bench_mod.results_path(opts.prim or (), opts.impl or (), opts.target or (), opts.core)
+    # Everything that can refuse the run does so before the first job (mcucrypt/resultfile.py).
+    lock = ResultsLock(out)
     try:
-        held = bench_mod.write_results(records, out, merge=opts.merge)
+        check_output_file(out, "--json" if opts.json_file else "results file")
+        if opts.merge and out.is_file():
+            bench_mod.read_results(out)
+        lock.acquire()
     except ValueError as e:
         raise CliError(f"--merge: {e}") from None
+    except ResultsFileError as e:
+        raise CliError(str(e)) from None
+    try:
+        records = _bench_journaled(opts, jobs, out)
+        try:
+            held = bench_mod.write_results(records, out, merge=opts.merge)
+        except ValueError as e:
+            raise CliError(f"--merge: {e} (this run's records are kept in {out.name}.journal: "
+                           f"fix the file and run again with --resume)") from None
+        Journal(out).remove()
+    finally:
+        lock.release()
     print_bench_table(records)
     goals = [(r, part) for r in records for part in bench_mod.goal_parts(r.goal)]
     for r, part in goals:
@@ -378,6 +382,56 @@ def cmd_bench(opts: argparse.Namespace) -> int:
         print(f"{len(goals) - len(missed) - len(still_open)} of {len(goals)} goals met"
               + (f", {len(still_open)} open (issue targets not met: each goal's source says why)" if still_open else ""))
     return 1 if failed or missed else 0
+
+
+def _bench_journaled(opts: argparse.Namespace, jobs: list[bench_mod.Job], out: Path) -> list[bench_mod.BenchRecord]:
+    """Run the jobs with every finished job appended to the journal beside ``out`` (resumed from it with
+    --resume); an interrupt or a dead worker stops the run with the journal kept and says how to resume."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from .resultfile import code_identity
+    from .runner import RunnerError
+    journal = Journal(out)
+    keys = [bench_mod.job_key(j) for j in jobs]
+    identity = code_identity(ROOT)
+    try:
+        if opts.resume and journal.exists():
+            journal.load(keys, identity)
+        elif journal.exists():
+            raise CliError(f"{journal.path} holds the finished jobs of an interrupted run: add --resume to "
+                           f"continue it, or remove it to start over")
+        journal.open(keys, identity, resume=opts.resume)
+    except ResultsFileError as e:
+        raise CliError(str(e)) from None
+    console = Console(stderr=True)
+    resumed = len(journal.done)
+    if opts.resume:
+        console.print(f"resuming: {resumed} of {len(jobs)} jobs from {journal.path}" if resumed else
+                      f"--resume: no journal {journal.path.name}: running every job")
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=False) as progress:
+            task = progress.add_task("bench", total=len(jobs), completed=resumed)
+
+            def advance(job: bench_mod.Job, recs: list[bench_mod.BenchRecord]) -> None:
+                progress.update(task, advance=1, description=f"{job.prim} {job.impl} {job.target}")
+                for r in recs:
+                    if r.error:
+                        console.print(f"[red]{job.prim} {job.impl} {job.target}: {r.error}")
+
+            return bench_mod.run_bench(jobs, workers=opts.jobs, scheduler=opts.scheduler, progress=advance,
+                                       journal=journal)
+    except KeyboardInterrupt:
+        journal.close()
+        print(f"mcucrypt: interrupted: {len(journal.done)} of {len(jobs)} jobs saved in {journal.path}: "
+              f"run the same command with --resume to finish", file=sys.stderr)
+        raise
+    except RunnerError as e:
+        journal.close()
+        raise CliError(f"{e} ({len(journal.done)} of {len(jobs)} jobs saved in {journal.path}: "
+                       f"run the same command with --resume to finish)") from None
+    finally:
+        journal.close()
 
 
 def print_bench_table(records: list[bench_mod.BenchRecord]) -> None:
@@ -784,6 +838,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="parallel processes (default: one per core)")
     s.add_argument("--core", choices=_core_names(), help="build for and run on this part (avr: atmega1284p, "
                    "atmega2560; the default is each target's own part); its own results file, no goals")
+    s.add_argument("--resume", action="store_true",
+                   help="continue an interrupted or failed run: the jobs in the journal beside the results file "
+                   "(FILE.journal, one line per finished job) are kept, only the others run")
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the jobs on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786; "
+                   "workers started from the same checkout and commit; docs/cluster.md) instead of local processes")
     s.set_defaults(func=cmd_bench)
 
     s = sub.add_parser("test", help="every implementation against its vectors on every target",
