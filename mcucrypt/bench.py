@@ -234,7 +234,7 @@ def record_from_dict(d: dict) -> BenchRecord:
     return BenchRecord(**{k: v for k, v in d.items() if k != "schema_version"})
 
 
-def run_bench(jobs: list[Job], *, workers: int | None = None, scheduler: str | None = None,
+def run_bench(jobs: list[Job], *, workers: int | None = None, scheduler: str | runner.DaskCluster | None = None,
               progress: Callable[[Job, list[BenchRecord]], None] | None = None,
               journal: Journal | None = None) -> list[BenchRecord]:
     """Every job's records, in the order of ``jobs``. Jobs run in ``workers`` local processes, or on the

@@ -386,7 +386,25 @@ def cmd_bench(opts: argparse.Namespace) -> int:
 
 def _bench_journaled(opts: argparse.Namespace, jobs: list[bench_mod.Job], out: Path) -> list[bench_mod.BenchRecord]:
     """Run the jobs with every finished job appended to the journal beside ``out`` (resumed from it with
-    --resume); an interrupt or a dead worker stops the run with the journal kept and says how to resume."""
+    --resume); an interrupt or a dead worker stops the run with the journal kept and says how to resume.
+    With --scheduler, on that Dask cluster."""
+    from .runner import RunnerError
+    from .runner import DaskCluster
+    cluster = None
+    if opts.scheduler:      # connected and checked before the journal starts: a wrong address costs nothing
+        try:
+            cluster = DaskCluster(opts.scheduler)
+        except RunnerError as e:
+            raise CliError(str(e)) from None
+    try:
+        return _bench_run(opts, jobs, out, cluster)
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _bench_run(opts: argparse.Namespace, jobs: list[bench_mod.Job], out: Path,
+               cluster: object) -> list[bench_mod.BenchRecord]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from .resultfile import code_identity
@@ -419,19 +437,24 @@ def _bench_journaled(opts: argparse.Namespace, jobs: list[bench_mod.Job], out: P
                     if r.error:
                         console.print(f"[red]{job.prim} {job.impl} {job.target}: {r.error}")
 
-            return bench_mod.run_bench(jobs, workers=opts.jobs, scheduler=opts.scheduler, progress=advance,
-                                       journal=journal)
+            return bench_mod.run_bench(jobs, workers=opts.jobs, scheduler=cluster,  # type: ignore[arg-type]
+                                       progress=advance, journal=journal)
     except KeyboardInterrupt:
-        journal.close()
-        print(f"mcucrypt: interrupted: {len(journal.done)} of {len(jobs)} jobs saved in {journal.path}: "
-              f"run the same command with --resume to finish", file=sys.stderr)
+        print(f"mcucrypt: interrupted: {_journal_kept(journal, len(jobs))}", file=sys.stderr)
         raise
     except RunnerError as e:
-        journal.close()
-        raise CliError(f"{e} ({len(journal.done)} of {len(jobs)} jobs saved in {journal.path}: "
-                       f"run the same command with --resume to finish)") from None
+        raise CliError(f"{e} ({_journal_kept(journal, len(jobs))})") from None
     finally:
         journal.close()
+
+
+def _journal_kept(journal: Journal, total: int) -> str:
+    """What an interrupted run kept: the journal and how to resume, or (no job finished) nothing."""
+    if not journal.done:
+        journal.remove()
+        return f"no job of {total} had finished"
+    return (f"{len(journal.done)} of {total} jobs saved in {journal.path}: run the same command with --resume "
+            f"to finish")
 
 
 def print_bench_table(records: list[bench_mod.BenchRecord]) -> None:

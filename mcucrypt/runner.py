@@ -38,10 +38,11 @@ def _raise_interrupt(signum: int, frame: Any) -> None:
 
 
 def run_jobs(fn: Callable[[Any], Any], jobs: Sequence[Any], *, workers: int | None = None,
-             scheduler: str | None = None, on_done: Callable[[Any, Any], None] | None = None) -> list[Any]:
+             scheduler: "str | DaskCluster | None" = None,
+             on_done: Callable[[Any, Any], None] | None = None) -> list[Any]:
     """``[fn(job) for job in jobs]``, computed in parallel: in ``workers`` local processes (default one
-    per core), or on the Dask cluster whose scheduler is at ``scheduler``. ``on_done(job, result)`` is
-    called in this process as each job finishes. KeyboardInterrupt (SIGINT, SIGTERM) stops every worker
+    per core), or on a Dask cluster (``scheduler``: its address, or a DaskCluster already connected).
+    ``on_done(job, result)`` is called in this process as each job finishes. KeyboardInterrupt (SIGINT, SIGTERM) stops every worker
     and propagates; RunnerError when a worker dies or the cluster cannot be used."""
     results: list[Any] = [None] * len(jobs)
 
@@ -57,8 +58,11 @@ def run_jobs(fn: Callable[[Any], Any], jobs: Sequence[Any], *, workers: int | No
     if in_main_thread:
         signal.signal(signal.SIGTERM, _raise_interrupt)   # a batch system's stop: the same clean stop
     try:
-        if scheduler:
-            _run_dask(fn, jobs, scheduler, finished)
+        if isinstance(scheduler, DaskCluster):
+            scheduler.run(fn, jobs, finished)
+        elif scheduler:
+            with DaskCluster(scheduler) as cluster:
+                cluster.run(fn, jobs, finished)
         else:
             _run_local(fn, jobs, workers or os.cpu_count() or 1, finished)
     finally:
@@ -114,42 +118,62 @@ def _worker_code_identity() -> str:
     return code_identity(worker_root)
 
 
-def _run_dask(fn: Callable[[Any], Any], jobs: Sequence[Any], scheduler: str,
-              finished: Callable[[int, Any], None]) -> None:
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise RunnerError("--scheduler needs the 'distributed' package (pip install distributed)") from None
-    try:
-        client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise RunnerError(f"cannot reach the Dask scheduler at {scheduler}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-    futures: list[Any] = []
-    try:
-        mine = code_identity(ROOT)
-        theirs = client.run(_worker_code_identity)
-        if not theirs:
-            raise RunnerError(f"the Dask cluster at {scheduler} has no workers")
-        other = {addr: ident for addr, ident in theirs.items() if ident != mine}
-        if other:
-            addr, ident = next(iter(other.items()))
-            raise RunnerError(f"Dask worker {addr} runs other mcucrypt code ({ident}; here: {mine}): its "
-                              f"figures would differ; start the workers from the same checkout and commit")
-        futures = [client.submit(fn, job, pure=False) for job in jobs]
+class DaskCluster:
+    """A connection to an existing Dask cluster whose workers run this very code: made (and checked)
+    before a sweep starts, so a wrong address or a worker on another commit is refused before any job."""
+
+    def __init__(self, address: str) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise RunnerError("--scheduler needs the 'distributed' package (pip install distributed)") from None
+        self.address = address
+        try:
+            self.client = Client(address, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError, ValueError, TypeError) as e:
+            why = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise RunnerError(f"cannot reach the Dask scheduler at {address}: {why}") from None
+        try:
+            mine = code_identity(ROOT)
+            theirs = self.client.run(_worker_code_identity)
+            if not theirs:
+                raise RunnerError(f"the Dask cluster at {address} has no workers")
+            for addr, ident in theirs.items():
+                if ident != mine:
+                    raise RunnerError(f"Dask worker {addr} runs other mcucrypt code ({ident}; here: {mine}): "
+                                      f"its figures would differ; start the workers from a checkout of the same "
+                                      f"commit and changes")
+        except BaseException:
+            self.close()
+            raise
+
+    def run(self, fn: Callable[[Any], Any], jobs: Sequence[Any], finished: Callable[[int, Any], None]) -> None:
+        from distributed import as_completed
+        futures = [self.client.submit(fn, job, pure=False) for job in jobs]
         index = {f.key: n for n, f in enumerate(futures)}
-        for fut in as_completed(futures, loop=client.loop):
-            n = index[fut.key]
+        try:
+            for fut in as_completed(futures, loop=self.client.loop):
+                n = index[fut.key]
+                try:
+                    result = fut.result()
+                except Exception as e:  # only a worker's death gets here: the job functions catch their own
+                    raise RunnerError(f"job {jobs[n]} failed on the Dask cluster: {type(e).__name__}: {e}") from None
+                finished(n, result)
+        except BaseException:
             try:
-                result = fut.result()
-            except Exception as e:     # only the worker's death reaches here: the job functions catch their own
-                raise RunnerError(f"Dask job {jobs[n]} failed on the cluster: {type(e).__name__}: {e}") from None
-            finished(n, result)
-    except BaseException:
-        if futures:
-            try:
-                client.cancel(futures)
+                self.client.cancel(futures)
             except Exception:
                 pass
-        raise
-    finally:
-        client.close()
+            raise
+
+    def close(self) -> None:
+        try:
+            self.client.close()
+        except Exception:
+            pass
+
+    def __enter__(self) -> "DaskCluster":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
