@@ -62,3 +62,24 @@ def test_an_unreachable_scheduler_is_refused_before_any_job(tmp_path, capsys, mo
     assert status == 2 and len(err) == 1, err
     assert err[0].startswith("mcucrypt: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9"), err
     assert not list(tmp_path.iterdir())        # no results, no journal, no lock left
+
+
+def test_ct_sweep_and_vector_sweep_on_a_cluster_match_local_processes(cluster, tmp_path) -> None:
+    """`ct --all` and `test` (the vector sweep) take --scheduler too: the same records, the same verdicts."""
+    from mcucrypt import sweeps
+    out = tmp_path / "ct.json"
+    proc = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "ct", "lea128", "--all", "--impl", "ref",
+                           "--target", "avr", "--out", str(out), "--scheduler", cluster.scheduler_address],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(out.read_text())
+    jobs = bench.select_jobs(load_catalog(), ["lea128"], ["ref"], ["avr"])
+    local = sweeps.run_ct_sweep(jobs, trials=doc["trials"], seed=doc["seed"], mode=None, workers=1)
+    assert doc["records"] == local and len(local) == 1 and local[0]["verdict"] == "pass"
+
+    proc = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "test", "--prim", "lea128", "--impl", "ref",
+                           "--target", "avr", "--random", "2", "--scheduler", cluster.scheduler_address], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    ok, detail = sweeps.vectors_job(jobs[0], 2)
+    assert ok and f"PASS lea128 ref avr: {detail}" in proc.stdout.splitlines(), proc.stdout
