@@ -13,7 +13,6 @@ import argparse
 import importlib
 import json
 import os
-import random
 import re
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ from .boards.base import DEFAULT_MAX_INSTRUCTIONS, Arg, BoardError, BoardFault, 
 from .build import BuildError
 from .catalog import CatalogError, load_catalog
 from .firmware import Firmware
-from .kinds.base import HEX_RULE, Mismatch, UsageError, driver_for, parse_hex
+from .kinds.base import HEX_RULE, UsageError, driver_for, parse_hex
 from .resultfile import Journal, ResultsFileError, ResultsLock, atomic_write_text, check_output_file
 from .targets import ROOT, TARGETS
 
@@ -349,6 +348,7 @@ def cmd_bench(opts: argparse.Namespace) -> int:
         out = bench_mod.DEFAULT_RESULTS
     else:
         out = bench_mod.results_path(opts.prim or (), opts.impl or (), opts.target or (), opts.core)
+
     def merge_target_readable() -> None:
         if opts.merge and out.is_file():
             try:
@@ -423,6 +423,7 @@ def _safe_sweep(opts: argparse.Namespace, jobs: list[bench_mod.Job], out: Path, 
 
 def _journaled(opts: argparse.Namespace, jobs: list[bench_mod.Job], out: Path, run: Callable,
                cluster: object, settings: str) -> list:
+    """The body of _safe_sweep: the journal opened (or resumed), the jobs run with a progress bar."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from .resultfile import code_identity

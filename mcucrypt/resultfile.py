@@ -191,8 +191,8 @@ class Journal:
             raise ResultsFileError(f"{self.path} is of another selection ({len(theirs)} jobs, this run has "
                                    f"{len(jobs)}): resume with the same options, or remove it to start over")
         if header.get("code") != identity:
-            raise ResultsFileError(f"{self.path} was measured on other code ({header.get('code')}, this checkout "
-                                   f"is {identity}): its figures would mix two versions; remove it to start over")
+            raise ResultsFileError(f"{self.path} was made by other code or settings ({header.get('code')}; this "
+                                   f"run: {identity}): the figures would mix two versions; remove it to start over")
         body = lines[1:]
         while body and not body[-1].strip():
             body.pop()

@@ -110,7 +110,7 @@ def test_journal_resumes_its_own_selection_and_drops_a_line_cut_short(tmp_path) 
     assert again.load(jobs, "abc") == {jobs[0]: [{"op": "encrypt", "cycles": 1}]}
     with pytest.raises(ResultsFileError, match="another selection"):
         Journal(tmp_path / "r.json").load(jobs[:1], "abc")
-    with pytest.raises(ResultsFileError, match="other code"):
+    with pytest.raises(ResultsFileError, match="other code or settings"):
         Journal(tmp_path / "r.json").load(jobs, "def")
     again.open(jobs, "abc", resume=True)       # rewritten without the damaged line, then appended to
     again.add(jobs[1], [])
