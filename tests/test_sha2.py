@@ -28,7 +28,7 @@ import pytest
 
 from mcucrypt.boards.base import Buf
 from mcucrypt.catalog import load_catalog
-from mcucrypt.firmware import Firmware
+from mcucrypt.firmware import Firmware, shared_firmware as firmware
 from mcucrypt.kinds import mac as mac_kind
 from mcucrypt.kinds.base import Mismatch, UsageError, driver_for
 from mcucrypt.models import sha2 as model
@@ -40,14 +40,6 @@ PRIM = CATALOG.by_id("sha256")
 HASH_IDS = ["sha224", "sha256", "sha384", "sha512"]
 BLOCK = {"sha224": 64, "sha256": 64, "sha384": 128, "sha512": 128, "hmacsha256": 64, "hmacsha512": 128}
 TOP = 1000
-_FW: dict[tuple[str, str, str], Firmware] = {}
-
-
-def firmware(prim_id: str, impl: str, target: str) -> Firmware:
-    key = (prim_id, impl, target)
-    if key not in _FW:
-        _FW[key] = Firmware(CATALOG.implementation(prim_id, impl), prim_id, target)
-    return _FW[key]
 
 
 def jobs(ids: list[str], targets: tuple[str, ...] = ("host", "rv32", "armv7m", "avr")) -> list[tuple[str, str, str]]:
@@ -328,7 +320,7 @@ NULL_PROBE = r'''
 import hashlib, hmac
 from mcucrypt.boards.base import Buf, Int
 from mcucrypt.catalog import load_catalog
-from mcucrypt.firmware import Firmware
+from mcucrypt.firmware import Firmware, shared_firmware as firmware
 from mcucrypt.models import sha2
 cat = load_catalog()
 Z = Int(0, 8)                    # NULL, or a zero size_t (the host's pointers and size_t are 8 bytes)

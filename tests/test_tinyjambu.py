@@ -22,7 +22,7 @@ import pytest
 
 from mcucrypt.boards.base import Buf, CallResult, Int
 from mcucrypt.catalog import load_catalog
-from mcucrypt.firmware import Firmware
+from mcucrypt.firmware import Firmware, shared_firmware as firmware
 from mcucrypt.kat import Vector
 from mcucrypt.kinds.aead import DRIVER, OUTPUT_FILL, AeadResult, AuthenticationFailed
 from mcucrypt.kinds.base import Mismatch, UsageError, driver_for
@@ -39,14 +39,6 @@ OTHER_ASM = {"cm3-fast": "armv7m", "rv32-fast": "rv32", "rv32-zbb": "rv32"}
 # implementation on the AVR board (the target), and the Cortex-M3 and E31 assembly on their boards.
 PAIRS = [(i, "host") for i in C_IMPLS] + [(i, "avr") for i in C_IMPLS + ASM_IMPLS] + list(OTHER_ASM.items())
 
-_FIRMWARE: dict[tuple[str, str, str], Firmware] = {}
-
-
-def firmware(prim_id: str, impl: str, target: str) -> Firmware:
-    key = (prim_id, impl, target)
-    if key not in _FIRMWARE:
-        _FIRMWARE[key] = Firmware(CATALOG.implementation(prim_id, impl), prim_id, target)
-    return _FIRMWARE[key]
 
 
 def kats(prim_id: str) -> list[Vector]:
