@@ -61,6 +61,14 @@ def test_bench_refuses_an_unwritable_results_path_before_the_run(tmp_path, capsy
     assert not list(tmp_path.glob("*.journal"))
 
 
+def test_ct_sweep_refuses_a_folder_before_the_run(tmp_path, capsys, monkeypatch) -> None:
+    from mcucrypt import sweeps
+    monkeypatch.setattr(sweeps, "ct_job", lambda job, **_: pytest.fail(f"job {job} ran"))
+    status = cli.main(["ct", "--all", "--target", "avr", "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and err == [f"mcucrypt: error: --out {tmp_path} is a folder: name a file in it"], err
+
+
 def test_check_output_file_creates_the_folder_and_names_the_obstacle(tmp_path) -> None:
     assert check_output_file(tmp_path / "a" / "b" / "r.json") == tmp_path / "a" / "b" / "r.json"
     assert (tmp_path / "a" / "b").is_dir() and not list((tmp_path / "a" / "b").iterdir())   # the probe is gone
