@@ -28,8 +28,15 @@ class RunnerError(Exception):
     """A cluster that cannot be reached or runs other code, or a worker process that died."""
 
 
+def _ignore(signum: int, frame: Any) -> None:
+    pass
+
+
 def _worker_init() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent decides when workers stop
+    # The parent decides when workers stop (it kills them). A handler that does nothing, not SIG_IGN:
+    # an ignored signal stays ignored across exec, and the compilers a worker starts must still die on
+    # Ctrl-C with the rest of the process group.
+    signal.signal(signal.SIGINT, _ignore)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
@@ -100,6 +107,16 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
     """Stop every worker now: cancel what has not started, kill what runs (SIGKILL: a worker inside a
     simulator call does not return to Python for minutes), and reap them."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    main = _is_main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None   # a second Ctrl-C must
+    try:                                                                        # not cut this short
+        _kill(pool, procs)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _kill(pool: ProcessPoolExecutor, procs: list) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         try:
