@@ -28,7 +28,7 @@ SELECTION = ["--prim", "lea128", "--impl", "ref", "--target", "avr", "--target",
 def cluster():
     # Workers forked from this process start in a second, not the ten a fresh interpreter takes here.
     with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
-        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as c:
             yield c
 
 
