@@ -21,7 +21,7 @@ test: setup
 	$(PYTHON) -m pytest -q -n $(JOBS) tests
 
 clean:
-	rm -rf build results/*.json results/*.md results/*.html results/*.png
+	rm -rf build results/*.json results/*.journal results/*.md results/*.html results/*.png
 
 FUZZ_BUDGET ?= 300
 fuzz: setup

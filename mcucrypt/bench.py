@@ -9,21 +9,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import platform
 import re
 import subprocess
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from . import ct
+from . import ct, runner
 from .build import compiler_version
 from .catalog import Catalog, Goal, load_catalog
 from .firmware import Firmware
 from .kinds.base import Mismatch, driver_for
+from .resultfile import Journal, atomic_write_text
 from .records import SCHEMA_VERSION, read_results  # noqa: F401  (read_results: bench.read_results callers)
 from .targets import ROOT, TARGETS
 
@@ -130,7 +129,7 @@ def kat_status(fw: Firmware) -> str:
         verdict = "pass"
     except Mismatch:
         verdict = "fail"
-    cache.write_text(verdict + "\n")
+    atomic_write_text(cache, verdict + "\n")   # a worker killed mid-write leaves no empty verdict
     return verdict
 
 
@@ -223,27 +222,36 @@ def _job_safely(job: Job) -> list[BenchRecord]:
                             False, None, error=f"{type(e).__name__}: {e}", core=job.core)]
 
 
-def run_bench(jobs: list[Job], *, workers: int | None = None,
-              progress: Callable[[Job, list[BenchRecord]], None] | None = None) -> list[BenchRecord]:
-    records: list[BenchRecord] = []
-    workers = workers or os.cpu_count() or 1
-    if workers == 1:
-        for job in jobs:
-            recs = _job_safely(job)
-            records += recs
-            if progress:
-                progress(job, recs)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(_job_safely, job): job for job in jobs}
-            for fut in as_completed(futures):
-                recs = fut.result()
-                records += recs
-                if progress:
-                    progress(futures[fut], recs)
-    order = {(j.prim, j.impl, j.target): n for n, j in enumerate(jobs)}
-    records.sort(key=lambda r: order[(r.prim, r.impl, r.target)])
-    return records
+def job_key(job: Job) -> tuple:
+    """A job as the journal and the results name it."""
+    return (job.prim, job.impl, job.target, job.core)
+
+
+def record_from_dict(d: dict) -> BenchRecord:
+    """A record as written by ``asdict`` (a journal line, a results file of this schema) back as a BenchRecord."""
+    return BenchRecord(**{k: v for k, v in d.items() if k != "schema_version"})
+
+
+def run_bench(jobs: list[Job], *, workers: int | None = None, scheduler: str | runner.DaskCluster | None = None,
+              progress: Callable[[Job, list[BenchRecord]], None] | None = None,
+              journal: Journal | None = None) -> list[BenchRecord]:
+    """Every job's records, in the order of ``jobs``. Jobs run in ``workers`` local processes, or on the
+    Dask cluster at ``scheduler`` (mcucrypt/runner.py). With a ``journal``, the jobs it already holds are
+    not run again (their records come from it) and each job that finishes is appended to it at once."""
+    done: dict[tuple, list[BenchRecord]] = {}
+    if journal is not None:
+        done = {k: [record_from_dict(r) for r in recs] for k, recs in journal.done.items()}
+
+    def finished(job: Job, recs: list[BenchRecord]) -> None:
+        done[job_key(job)] = recs
+        if journal is not None:
+            journal.add(job_key(job), [asdict(r) for r in recs])
+        if progress:
+            progress(job, recs)
+
+    todo = [j for j in jobs if job_key(j) not in done]
+    runner.run_jobs(_job_safely, todo, workers=workers, scheduler=scheduler, on_done=finished)
+    return [r for j in jobs for r in done[job_key(j)]]
 
 
 def provenance(cores: Iterable[str] = ()) -> dict:
@@ -331,5 +339,5 @@ def write_results(records: list[BenchRecord], path: Path, *, merge: bool = False
                             "records_kept": kept})
         doc["records"], doc["earlier_runs"] = merged, earlier
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=1) + "\n")
+    atomic_write_text(path, json.dumps(doc, indent=1) + "\n")
     return len(doc["records"])

@@ -13,7 +13,6 @@ import argparse
 import importlib
 import json
 import os
-import random
 import re
 import sys
 from pathlib import Path
@@ -21,13 +20,15 @@ from typing import Callable, Sequence
 
 from . import bench as bench_mod
 from . import ct as ct_mod
+from . import runner
 from .boards import make_board
 from .boards.base import DEFAULT_MAX_INSTRUCTIONS, Arg, BoardError, BoardFault, Buf, Int
 from .build import BuildError
 from .catalog import CatalogError, load_catalog
 from .firmware import Firmware
-from .kinds.base import HEX_RULE, Mismatch, UsageError, driver_for, parse_hex
+from .kinds.base import HEX_RULE, UsageError, driver_for, parse_hex
 from .records import OutputPathError, RecordsError, check_out_dir, read_results
+from .resultfile import Journal, ResultsFileError, ResultsLock, atomic_write_text, check_output_file
 from .targets import ROOT, TARGETS
 
 EXIT_USAGE = 2           # bad input: unknown name, wrong length, malformed hex, failed authentication
@@ -359,8 +360,6 @@ def cmd_call(opts: argparse.Namespace) -> int:
 # -------------------------------------------------------------------------------------------- bench
 
 def cmd_bench(opts: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     cat = load_catalog()
     if "host" in (opts.target or ()):
         raise CliError("the host has no cycle model: bench runs on the boards "
@@ -376,24 +375,25 @@ def cmd_bench(opts: argparse.Namespace) -> int:
     if not jobs:
         raise CliError("nothing to benchmark for that selection")
     out = _bench_results_path(opts)
-    if opts.merge and out.is_file():
-        read_results(out)   # a file --merge cannot take is refused now, before the run, not after it
-    console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=False) as progress:
-        task = progress.add_task("bench", total=len(jobs))
 
-        def advance(job: bench_mod.Job, recs: list[bench_mod.BenchRecord]) -> None:
-            progress.update(task, advance=1, description=f"{job.prim} {job.impl} {job.target}")
-            for r in recs:
-                if r.error:
-                    console.print(f"[red]{job.prim} {job.impl} {job.target}: {r.error}")
+    def merge_target_readable() -> None:
+        if opts.merge and out.is_file():
+            read_results(out)   # a file --merge cannot take is refused now, before the run, not after it
 
-        records = bench_mod.run_bench(jobs, workers=opts.jobs, progress=advance)
-    try:
-        held = bench_mod.write_results(records, out, merge=opts.merge)
-    except ValueError as e:
-        raise CliError(f"--merge: {e}") from None
+    held = 0
+
+    def write(records: list[bench_mod.BenchRecord]) -> None:
+        nonlocal held
+        try:
+            held = bench_mod.write_results(records, out, merge=opts.merge)
+        except ValueError as e:
+            raise CliError(f"--merge: {e} (this run's records are kept in {out.name}.journal: "
+                           f"fix the file and run again with --resume)") from None
+
+    records = _safe_sweep(opts, jobs, out, "--json" if opts.json_file else "results file",
+                          lambda journal, cluster, progress: bench_mod.run_bench(
+                              jobs, workers=opts.jobs, scheduler=cluster, progress=progress, journal=journal),
+                          write, before=merge_target_readable)
     print_bench_table(records)
     goals = [(r, part) for r in records for part in bench_mod.goal_parts(r.goal)]
     for r, part in goals:
@@ -407,6 +407,97 @@ def cmd_bench(opts: argparse.Namespace) -> int:
         print(f"{len(goals) - len(missed) - len(still_open)} of {len(goals)} goals met"
               + (f", {len(still_open)} open (issue targets not met: each goal's source says why)" if still_open else ""))
     return 1 if failed or missed else 0
+
+
+def _safe_sweep(opts: argparse.Namespace, jobs: list[bench_mod.Job], out: Path, out_label: str,
+                run: Callable, write: Callable[[list], None], *, before: Callable[[], None] | None = None,
+                settings: str = "") -> list:
+    """A sweep whose results file loses nothing (mcucrypt/resultfile.py): ``out`` checked (and ``before``
+    run) before the first job, locked for the run, every finished job appended to the journal beside it
+    (resumed from it with --resume), ``write`` called under the lock once every job is in, then the
+    journal removed. ``run(journal, cluster, progress)`` runs the jobs: locally, or on the Dask cluster
+    of --scheduler, connected and checked before the journal starts. ``settings`` (the sweep's options
+    that change its figures) must match for a --resume. An interrupt or a dead worker stops the run with
+    the journal kept and says how to resume."""
+    from .runner import DaskCluster, RunnerError
+    lock = ResultsLock(out)
+    try:
+        check_output_file(out, out_label)
+        if before:
+            before()
+        lock.acquire()
+    except ResultsFileError as e:
+        raise CliError(str(e)) from None
+    cluster = None
+    try:
+        if opts.scheduler:
+            try:
+                cluster = DaskCluster(opts.scheduler)
+            except RunnerError as e:
+                raise CliError(str(e)) from None
+        results = _journaled(opts, jobs, out, run, cluster, settings)
+        write(results)
+        Journal(out).remove()
+        return results
+    finally:
+        if cluster is not None:
+            cluster.close()
+        lock.release()
+
+
+def _journaled(opts: argparse.Namespace, jobs: list[bench_mod.Job], out: Path, run: Callable,
+               cluster: object, settings: str) -> list:
+    """The body of _safe_sweep: the journal opened (or resumed), the jobs run with a progress bar."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from .resultfile import code_identity
+    from .runner import RunnerError
+    journal = Journal(out)
+    keys = [bench_mod.job_key(j) for j in jobs]
+    identity = code_identity(ROOT) + (f" ({settings})" if settings else "")
+    try:
+        if opts.resume and journal.exists():
+            journal.load(keys, identity)
+        elif journal.exists():
+            raise CliError(f"{journal.path} holds the finished jobs of an interrupted run: add --resume to "
+                           f"continue it, or remove it to start over")
+        journal.open(keys, identity, resume=opts.resume)
+    except ResultsFileError as e:
+        raise CliError(str(e)) from None
+    console = Console(stderr=True)
+    resumed = len(journal.done)
+    if opts.resume:
+        console.print(f"resuming: {resumed} of {len(jobs)} jobs from {journal.path}" if resumed else
+                      f"--resume: no journal {journal.path.name}: running every job")
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=False) as progress:
+            task = progress.add_task(opts.command, total=len(jobs), completed=resumed)
+
+            def advance(job: bench_mod.Job, recs: list) -> None:
+                progress.update(task, advance=1, description=f"{job.prim} {job.impl} {job.target}")
+                for r in recs:
+                    error = r.get("error") if isinstance(r, dict) else r.error
+                    if error:
+                        console.print(f"[red]{job.prim} {job.impl} {job.target}: {error}")
+
+            return run(journal, cluster, advance)
+    except KeyboardInterrupt:
+        print(f"mcucrypt: interrupted: {_journal_kept(journal, len(jobs))}", file=sys.stderr)
+        raise
+    except RunnerError as e:
+        raise CliError(f"{e} ({_journal_kept(journal, len(jobs))})") from None
+    finally:
+        journal.close()
+
+
+def _journal_kept(journal: Journal, total: int) -> str:
+    """What an interrupted run kept: the journal and how to resume, or (no job finished) nothing."""
+    if not journal.done:
+        journal.remove()
+        return f"no job of {total} had finished"
+    return (f"{len(journal.done)} of {total} jobs saved in {journal.path}: run the same command with --resume "
+            f"to finish")
 
 
 def _bench_results_path(opts: argparse.Namespace) -> Path:
@@ -461,26 +552,22 @@ def cmd_test(opts: argparse.Namespace) -> int:
         jobs = bench_mod.select_jobs(cat, opts.prim or (), opts.impl or (), targets, core=opts.core)
     except KeyError as e:
         raise CliError(e.args[0]) from None
-    passed = failed = 0
-    for job in jobs:
-        impl = cat.implementation(job.prim, job.impl)
-        driver = driver_for(impl.primitive.kind)
-        label = f"{job.prim} {job.impl} {job.target}" + (f" ({job.core})" if job.core else "")
-        try:
-            fw = Firmware(impl, job.prim, job.target, core=job.core)
-            count = driver.check_vectors(fw)
-            n = driver.differential(fw, random.Random(f"test/{label}"), opts.random)
-            detail = f"{count} vectors, {n} random cases"
-            if impl.constant_time and job.target != "host":
-                rep = ct_mod.check(fw, trials=ct_mod.TRIALS_IN_TEST)
-                if rep.verdict != "pass":
-                    raise Mismatch(rep.summary())
-                detail += f", constant time ({rep.mode} mode)"
-            print(f"PASS {label}: {detail}")
-            passed += 1
-        except (Mismatch, BoardError, BuildError, CatalogError) as e:
-            print(f"FAIL {label}: {e}")
-            failed += 1
+    from functools import partial
+    from .runner import RunnerError
+    from .sweeps import job_label, vectors_job
+    outcome = {"passed": 0, "failed": 0}
+
+    def report(job: bench_mod.Job, result: tuple[bool, str]) -> None:
+        ok, detail = result
+        outcome["passed" if ok else "failed"] += 1
+        print(f"{'PASS' if ok else 'FAIL'} {job_label(job)}: {detail}", flush=True)
+
+    try:     # one job per (id, implementation, target): local processes, or the Dask cluster of --scheduler
+        runner.run_jobs(partial(vectors_job, random_cases=opts.random), jobs, workers=opts.jobs,
+                        scheduler=opts.scheduler, on_done=report)
+    except RunnerError as e:
+        raise CliError(str(e)) from None
+    passed, failed = outcome["passed"], outcome["failed"]
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
@@ -491,6 +578,11 @@ def cmd_ct(opts: argparse.Namespace) -> int:
     target = _target(opts.target)
     if target == "host":
         raise CliError("the constant-time check runs on a virtual board (rv32, armv7m, avr), not on host")
+    if opts.all:
+        return _ct_sweep(opts, target)
+    for name in ("out", "scheduler", "jobs"):
+        if getattr(opts, name) is not None or opts.resume:
+            raise CliError(f"--{'resume' if opts.resume else name} goes with --all (the sweep over the catalog)")
     if opts.elf is not None:
         return _ct_elf(opts, target)
     for name in ("symbol", "isa", "max_instructions", "core"):
@@ -498,7 +590,8 @@ def cmd_ct(opts: argparse.Namespace) -> int:
             raise CliError(f"--{name.replace('_', '-')} goes with --elf FILE --symbol F (a catalog PRIM "
                            "brings its own functions, build and budget)")
     if opts.prim is None:
-        raise CliError("ct needs PRIM (a catalog id), or --elf FILE --symbol F ARG... for your own function")
+        raise CliError("ct needs PRIM (a catalog id), --all for every implementation on the target, or "
+                       "--elf FILE --symbol F ARG... for your own function")
     if opts.args:
         raise CliError(f"unexpected argument {opts.args[0]!r}: function arguments go with --elf FILE --symbol F")
     fw = _firmware(opts.prim, opts.impl, target)
@@ -507,6 +600,50 @@ def cmd_ct(opts: argparse.Namespace) -> int:
     report = ct_mod.check(fw, trials=opts.trials, seed=opts.seed, mode=opts.mode)
     print(json.dumps(report.to_json(), indent=1) if opts.json else report.summary())
     return 0 if report.verdict == "pass" else 1
+
+
+def _ct_sweep(opts: argparse.Namespace, target: str) -> int:
+    """`ct --all`: the checker on every implementation of the selection on ``target`` (all of the catalog,
+    or PRIM's, or --impl's), claimed constant-time or not, into a results file (default
+    results/ct-<target>.json) that loses nothing: checked first, locked, journaled, --resume, --scheduler."""
+    from . import sweeps
+    if opts.json:
+        raise CliError("ct --all writes its records to a file (--out FILE); --json is for one check")
+    if opts.mode == "taint" and not make_board(target).supports_taint:
+        raise CliError(f"the {target} board has no taint tracking: use --mode trace")
+    try:
+        jobs = bench_mod.select_jobs(load_catalog(), [opts.prim] if opts.prim else [],
+                                     [opts.impl] if opts.impl else [], [target])
+    except KeyError as e:
+        raise CliError(e.args[0]) from None
+    if not jobs:
+        raise CliError(f"nothing to check on {target} for that selection")
+    out = Path(opts.out) if opts.out else ROOT / "results" / f"ct-{target}.json"
+    seed = 0 if opts.seed is None else opts.seed      # a sweep is reproducible: the same draws everywhere
+    settings = f"mode {opts.mode or 'default'}, trials {opts.trials}, seed {seed}"
+
+    def write(records: list[dict]) -> None:
+        doc = {"schema_version": sweeps.CT_SWEEP_SCHEMA, "provenance": bench_mod.provenance(),
+               "target": target, "mode": opts.mode or "default", "trials": opts.trials, "seed": seed,
+               "records": records}
+        atomic_write_text(out, json.dumps(doc, indent=1) + "\n")
+
+    records = _safe_sweep(opts, jobs, out, "--out" if opts.out else "results file",
+                          lambda journal, cluster, progress: sweeps.run_ct_sweep(
+                              jobs, trials=opts.trials, seed=seed, mode=opts.mode, workers=opts.jobs,
+                              scheduler=cluster, progress=progress, journal=journal),
+                          write, settings=settings)
+    broken = 0
+    for r in records:
+        if r["verdict"] == "error":
+            print(f"ERROR {r['prim']} {r['impl']} {r['target']}: {r['error']}")
+        else:
+            print(f"{r['verdict'].upper():5} {r['prim']} {r['impl']} {r['target']} ({r['mode']} mode, claim "
+                  f"{r['claim']}{', findings allowed by the claim' if r['verdict'] == 'pass' and r['findings'] else ''})")
+        broken += r["verdict"] == "error" or (bool(r["claimed"]) and r["verdict"] != "pass")
+    print(f"results: {out}\n{len(records)} checked, {broken} claimed constant time and failed or could not be "
+          f"checked")
+    return 1 if broken else 0
 
 
 SECRET_PREFIX = "secret:"
@@ -912,6 +1049,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="parallel processes (default: one per core)")
     s.add_argument("--core", choices=_core_names(), help="build for and run on this part (avr: atmega1284p, "
                    "atmega2560; the default is each target's own part); its own results file, no goals")
+    s.add_argument("--resume", action="store_true",
+                   help="continue an interrupted or failed run: the jobs in the journal beside the results file "
+                   "(FILE.journal, one line per finished job) are kept, only the others run")
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the jobs on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786; "
+                   "workers started from the same checkout and commit; docs/cluster.md) instead of local processes")
     s.set_defaults(func=cmd_bench)
 
     s = sub.add_parser("test", help="every implementation against its vectors on every target",
@@ -927,6 +1070,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random differential cases per implementation (default 20; 0: vectors only)")
     s.add_argument("--core", choices=_core_names(), help="build for and run on this part (avr: atmega1284p, "
                    "atmega2560; the default is each target's own part)")
+    s.add_argument("--jobs", type=_int_at_least(1), default=1, metavar="N",
+                   help="parallel processes (default 1; each job is one implementation on one target)")
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the jobs on the Dask cluster whose scheduler is at ADDRESS (docs/cluster.md)")
     s.set_defaults(func=cmd_test)
 
     s = sub.add_parser("ct", help="constant-time check of one implementation on its board",
@@ -945,8 +1092,10 @@ def build_parser() -> argparse.ArgumentParser:
                                         "mcucrypt ct --target avr --elf fw.elf --symbol sbox_layer "
                                         "secret:inout:0123456789abcdef u8:8 --mode trace --seed 1",
                                         "mcucrypt ct aes128 --target rv32 --impl rv32-bitsliced --mode trace "
-                                        "--trials 128 --seed 7"))
-    s.add_argument("prim", metavar="PRIM", nargs="?", help=prim_help + " (or --elf FILE --symbol F ARG...)")
+                                        "--trials 128 --seed 7",
+                                        "mcucrypt ct --all --target avr --out /tmp/ct-avr.json --jobs 2"))
+    s.add_argument("prim", metavar="PRIM", nargs="?", help=prim_help + " (with --all: only its implementations; "
+                   "or --elf FILE --symbol F ARG...)")
     s.add_argument("args", nargs="*", metavar="ARG",
                    help="with --elf: the function's arguments in C order, `mcucrypt call`'s syntax (5, u32:N, "
                    "in:HEX, out:N, inout:HEX), secret: in front of each secret one (secret:in:HEX, secret:u8:7)")
@@ -971,6 +1120,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=_int_at_least(0, ""), metavar="N",
                    help="trace mode: seed of the secret draws (default: a fresh one, printed)")
     s.add_argument("--json", action="store_true", help="the report as JSON (mode, seed, trials, findings)")
+    s.add_argument("--all", action="store_true",
+                   help="check every implementation on the target (claimed constant-time or not; PRIM or --impl "
+                   "narrow it), one record each, into --out (seed 0 unless --seed)")
+    s.add_argument("--out", metavar="FILE", help="--all: the results file (default results/ct-<target>.json)")
+    s.add_argument("--jobs", type=_int_at_least(1), default=None, metavar="N",
+                   help="--all: parallel processes (default: one per core)")
+    s.add_argument("--resume", action="store_true",
+                   help="--all: continue an interrupted run from the journal beside the results file")
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="--all: run the checks on the Dask cluster whose scheduler is at ADDRESS (docs/cluster.md)")
     s.set_defaults(func=cmd_ct)
 
     s = sub.add_parser("report", help="tables, plots and provenance from a results file",

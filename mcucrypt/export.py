@@ -31,6 +31,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -976,10 +977,21 @@ def export(target: str, out: Path, *, core: str | None = None, prims: list[str] 
         url = PLACEHOLDER_URL
         warnings.append(f"no --url and no http(s) git remote: library.json and library.properties name {url}; "
                         "pass --url with your project's page before publishing to a library registry")
-    if out.exists() and any(out.iterdir()):
-        if not (out / "mcucrypt-export.json").is_file():
-            raise ExportError(f"{out} exists and is not an earlier export: refusing to overwrite it")
-        shutil.rmtree(out)
+    # Built in a private folder beside `out`, then moved in: `out` never holds half an export, and an
+    # earlier export's files (its manifest lists them) are the only ones replaced or removed.
+    earlier = _earlier_export_files(out)
+    final = out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out = Path(tempfile.mkdtemp(prefix=f".{final.name}.export-", dir=out.parent))
+    try:
+        return _install(_write_export(out, target, c, units, warnings, url, optimize, flash, sram, fit_check),
+                        out, final, earlier)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def _write_export(out: Path, target: str, c: Core, units: list[Unit], warnings: list[str], url: str,
+                  optimize: str, flash: int | None, sram: int | None, fit_check: bool) -> dict:
     src = out / "src"
     (src / "mcucrypt").mkdir(parents=True)
     shutil.copyfile(ROOT / "include" / "mcucrypt" / "ns.h", src / "mcucrypt" / "ns.h")
@@ -1003,15 +1015,11 @@ def export(target: str, out: Path, *, core: str | None = None, prims: list[str] 
         sources += _copy_sources(u, src) + ([wipe_source] if wipe_source else [])
     (src / "mcucrypt.h").write_text(umbrella_header(units, target, c))
     arch = [*_march(units, target), *_part_arch(target, c)]
-    try:
-        code = unit_sizes(target, units, src, sources, arch)
-        if fit_check:
-            if sram or c.sram_bytes:
-                _measure_named_stacks(target, c, units)
-            check_fit(c, units, code, flash, sram)
-    except BaseException:
-        shutil.rmtree(out)          # nothing half-written stays behind
-        raise
+    code = unit_sizes(target, units, src, sources, arch)
+    if fit_check:
+        if sram or c.sram_bytes:
+            _measure_named_stacks(target, c, units)
+        check_fit(c, units, code, flash, sram)
     (out / "Makefile").write_text(makefile(target, sources, arch))
     (out / "CMakeLists.txt").write_text(cmakelists(target, sources, arch))
     (out / "cmake").mkdir()
@@ -1030,7 +1038,55 @@ def export(target: str, out: Path, *, core: str | None = None, prims: list[str] 
                            "code_bytes": code.get(u.name, 0), "constant_time": u.impl.constant_time,
                            "stack_wipe": u.name in stack_wiped}
                           for u in units]}
-    (out / "mcucrypt-export.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+MANIFEST = "mcucrypt-export.json"
+
+
+def _earlier_export_files(out: Path) -> set[str]:
+    """The files (relative paths) an earlier export into ``out`` wrote, from its manifest: the only files
+    a new export may replace or remove. An empty or missing folder has none; a folder with anything else
+    in it and no manifest, or a manifest without its file list, is refused."""
+    if not out.exists():
+        return set()
+    if not out.is_dir():
+        raise ExportError(f"{out} is not a folder")
+    if not any(out.iterdir()):
+        return set()
+    try:
+        listed = json.loads((out / MANIFEST).read_text()).get("files")
+    except (OSError, ValueError, AttributeError):
+        raise ExportError(f"{out} is not empty and holds no export manifest ({MANIFEST}): refusing to write "
+                          f"into it; name an empty or new folder") from None
+    if not isinstance(listed, list) or not all(isinstance(f, str) for f in listed):
+        raise ExportError(f"{out}: its {MANIFEST} lists no files (an export by an older mcucrypt): remove the "
+                          f"folder yourself, or name an empty or new folder") from None
+    return {f for f in listed if f and not Path(f).is_absolute() and ".." not in Path(f).parts} | {MANIFEST}
+
+
+def _install(manifest: dict, stage: Path, out: Path, earlier: set[str]) -> dict:
+    """Move the export built in ``stage`` into ``out``: first refuse if it would overwrite a file the
+    earlier export did not write, then remove the earlier export's files (and the folders that leaves
+    empty), then move the new files in, the manifest (listing them) last."""
+    files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
+    theirs = [f for f in files if f not in earlier and (out / f).exists()]
+    if theirs:
+        raise ExportError(f"{out / theirs[0]} was not written by an earlier export: refusing to overwrite it")
+    manifest["files"] = files + [MANIFEST]
+    (stage / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    out.mkdir(parents=True, exist_ok=True)
+    for rel in sorted(earlier, key=lambda f: f != MANIFEST):   # the manifest first: a crash leaves no stale list
+        (out / rel).unlink(missing_ok=True)
+    for rel in sorted({p for f in earlier for p in Path(f).parents if p != Path(".")},
+                      key=lambda p: -len(p.parts)):
+        try:
+            (out / rel).rmdir()           # only if empty: a folder holding the user's files stays
+        except OSError:
+            pass
+    for rel in files + [MANIFEST]:
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(stage / rel, out / rel)
     return manifest
 
 
