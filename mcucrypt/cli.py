@@ -23,6 +23,7 @@ from . import bench as bench_mod
 from . import ct as ct_mod
 from .boards import make_board
 from .boards.base import DEFAULT_MAX_INSTRUCTIONS, Arg, BoardError, BoardFault, Buf, Int
+from .boards.taint_common import ENGINE_ENV, ENGINES
 from .build import BuildError
 from .catalog import CatalogError, load_catalog
 from .firmware import Firmware
@@ -454,6 +455,8 @@ def cmd_ct(opts: argparse.Namespace) -> int:
     target = _target(opts.target)
     if target == "host":
         raise CliError("the constant-time check runs on a virtual board (rv32, armv7m, avr), not on host")
+    if opts.engine:
+        os.environ[ENGINE_ENV] = opts.engine     # the boards read it when a tainted call starts
     fw = _firmware(opts.prim, opts.impl, target)
     if opts.mode == "taint" and not fw.board.supports_taint:
         raise CliError(f"the {target} board has no taint tracking: use --mode trace")
@@ -824,6 +827,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=_int_at_least(0, ""), metavar="N",
                    help="trace mode: seed of the secret draws (default: a fresh one, printed)")
     s.add_argument("--json", action="store_true", help="the report as JSON (mode, seed, trials, findings)")
+    s.add_argument("--engine", choices=ENGINES,
+                   help="taint mode's engine on rv32: c (native, the default) or python (the reference); "
+                   f"the default comes from {ENGINE_ENV} when set")
     s.set_defaults(func=cmd_ct)
 
     s = sub.add_parser("report", help="tables, plots and provenance from a results file",
