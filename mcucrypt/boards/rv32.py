@@ -612,6 +612,8 @@ class Rv32Board(Board):
         tainter = None
         if taint is not None:       # the taint engine (taint_rv32.py): a hook before every instruction
             tainter = taint_rv32.attach(self, taint, args, placed, sp, [(DTIM_BASE, DTIM_SIZE)])
+        else:
+            taint_rv32.drop_native_hook(self)
         self._stop: BoardFault | None = None
         try:
             self._run(entry, max_instructions)
@@ -620,7 +622,7 @@ class Rv32Board(Board):
                 uc.hook_del(h)
             if tainter is not None:
                 tainter.detach()
-            if hooks or tainter is not None:
+            if hooks or (tainter is not None and tainter.needs_flush):
                 uc.ctl_flush_tb()
         model.finish(SENTINEL)
 

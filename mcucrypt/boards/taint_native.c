@@ -75,6 +75,7 @@ struct rv_taint {
     reg_read_fn reg_read;
     emu_stop_fn emu_stop;
     plan_fn plan;
+    uint32_t enabled;            /* 0 between tainted calls: the hook stays installed, doing nothing */
 };
 
 static const uint32_t byte_masks[4] = { 0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u };
@@ -151,6 +152,8 @@ void taint_rv32_on_code(uc_engine *uc, uint64_t address, uint32_t size, struct r
     uint32_t *regs = t->regs, *bits = t->bits;
     uint32_t rd, rs1, rs2, ta, addr, m, loaded, data, b, old;
     (void)size;
+    if (!t->enabled)
+        return;
     if (!(pc & 1) && half < t->plan_span) {
         p = &t->plans[half];
         reported = &t->reported[half];

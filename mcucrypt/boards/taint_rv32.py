@@ -92,6 +92,8 @@ class Rv32Taint:
         self._uc = uc
         self._hooks = [uc.hook_add(UC_HOOK_CODE, self._on_code)]
 
+    needs_flush = True
+
     def detach(self) -> None:
         for h in self._hooks:
             self._uc.hook_del(h)
@@ -302,7 +304,8 @@ class _RvTaint(ctypes.Structure):
                 ("shadow_size", ctypes.c_uint32 * 4), ("n_regions", ctypes.c_uint32),
                 ("findings", _P32), ("n_findings", ctypes.c_uint32), ("cap_findings", ctypes.c_uint32),
                 ("overflow", ctypes.c_uint32), ("instructions", ctypes.c_uint64), ("reg_x0", ctypes.c_int),
-                ("reg_read", ctypes.c_void_p), ("emu_stop", ctypes.c_void_p), ("plan", ctypes.c_void_p)]
+                ("reg_read", ctypes.c_void_p), ("emu_stop", ctypes.c_void_p), ("plan", ctypes.c_void_p),
+                ("enabled", ctypes.c_uint32)]
 
 
 def native_plan(ins: isa.Instr, declassify: bool) -> tuple[int, ...]:
@@ -350,97 +353,120 @@ def native_plan(ins: isa.Instr, declassify: bool) -> tuple[int, ...]:
             flags | (_F_VARIABLE if variable else 0), 0, 0, mask)
 
 
-class _NativeCode:
-    """What the C engine keeps per loaded firmware: the plan table over the executable segments (filled
-    on first execution of each address, shared by the calls)."""
+class _NativeEngine:
+    """The C engine of one loaded firmware: its plan table over the executable segments (filled on first
+    execution of each address), the shadow buffers, and the hook. The hook stays installed from one
+    tainted call to the next, disabled in between (Unicorn compiles hooks into its translated blocks, so
+    adding or removing one means translating the code again: for a short call, most of its time); a call
+    without the C engine removes it first (``drop_native_hook``)."""
 
-    def __init__(self, board):
-        image = board.image
-        self.image = image
-        self.declassify = image.symbols.get(DECLASSIFY_SYMBOL, -1) & ~1
-        segments = board._segments
-        self.base = min((a for a, _ in segments), default=0)
-        end = max((a + len(d) for a, d in segments), default=0)
-        self.span = max(0, (end - self.base + 1) // 2)
-        self.plans = (_RvPlan * max(self.span, 1))()
-
-
-class NativeRv32Taint:
-    """One call's C engine: the shadow state lives in ``_RvTaint``; findings come back at the end."""
-
-    def __init__(self, board, collector: TaintCollector, regs: list[int], memory: ShadowMemory,
-                 regions: list[tuple[int, int]]):
-        from .rv32 import _XREG
+    def __init__(self, board, regions: list[tuple[int, int]]):
         from unicorn.unicorn_py3.unicorn import uccallback, uclib
+        from .rv32 import _XREG
 
-        self.board, self.collector = board, collector
-        uc = board._uc
-        code = getattr(board, "_native_taint_code", None)
-        if code is None or code.image is not board.image:
-            code = board._native_taint_code = _NativeCode(board)
-        self.code = code
+        self.board, self.image, self.uc, self.uclib = board, board.image, board._uc, uclib
+        self.declassify = board.image.symbols.get(DECLASSIFY_SYMBOL, -1) & ~1
+        segments = board._segments
+        base = min((a for a, _ in segments), default=0)
+        end = max((a + len(d) for a, d in segments), default=0)
+        span = max(0, (end - base + 1) // 2)
+        self.plans = (_RvPlan * max(span, 1))()
+        self.reported = (ctypes.c_uint8 * max(span, 1))()
+        self.csr = (ctypes.c_uint32 * 4096)()
+        self.findings = (ctypes.c_uint32 * (3 * _FINDINGS_CAP))()
+        self.regions = list(regions)
+        self.shadow = [(ctypes.c_uint32 * size)() for _, size in regions]
         st = self.state = _RvTaint()
-        st.plans, st.plan_base, st.plan_span = code.plans, code.base, code.span
-        self._reported = (ctypes.c_uint8 * max(code.span, 1))()
-        st.reported = self._reported
-        for n in range(32):
-            st.regs[n] = regs[n]
-            st.bits[n] = _FULL
-        self._csr = (ctypes.c_uint32 * 4096)()
-        st.csr = self._csr
-        self._shadow = []
-        for k, (base, size) in enumerate(regions):
-            shadow = (ctypes.c_uint32 * size)()
-            self._shadow.append(shadow)
-            st.shadow[k] = shadow
-            st.shadow_base[k], st.shadow_size[k] = base, size
+        st.plans, st.plan_base, st.plan_span, st.reported = self.plans, base, span, self.reported
+        st.csr = self.csr
+        for k, (rbase, size) in enumerate(regions):
+            st.shadow[k], st.shadow_base[k], st.shadow_size[k] = self.shadow[k], rbase, size
         st.n_regions = len(regions)
-        for address, mask in memory.bytes.items():
-            for base, size in regions:
-                if 0 <= address - base < size:
-                    self._shadow[regions.index((base, size))][address - base] = mask
-                    break
-            else:
-                raise BoardError(f"secret byte at 0x{address:x} outside the board's RAM")
-        self._findings = (ctypes.c_uint32 * (3 * _FINDINGS_CAP))()
-        st.findings, st.cap_findings = self._findings, _FINDINGS_CAP
+        st.findings, st.cap_findings = self.findings, _FINDINGS_CAP
         st.reg_x0 = _XREG[0]
         st.reg_read = ctypes.cast(uclib.uc_reg_read, ctypes.c_void_p)
         st.emu_stop = ctypes.cast(uclib.uc_emu_stop, ctypes.c_void_p)
-        self._plan_cb = uccallback(uc, _PLAN_CFUNC)(self._plan)
+        self._plan_cb = uccallback(board._uc, _PLAN_CFUNC)(self._plan)
         st.plan = ctypes.cast(self._plan_cb, ctypes.c_void_p)
-        lib = native_library()
-        handle = ctypes.c_size_t()
-        status = uclib.uc_hook_add(uc._uch, ctypes.byref(handle), UC_HOOK_CODE,
-                                   ctypes.cast(lib.taint_rv32_on_code, ctypes.c_void_p),
-                                   ctypes.cast(ctypes.pointer(st), ctypes.c_void_p), 1, 0)
-        if status != 0:
-            raise BoardError(f"uc_hook_add(taint_rv32_on_code) failed: {UcError(status)}")
-        self._hook = handle
-        self._uclib = uclib
+        self.hook: ctypes.c_size_t | None = None
 
     def _plan(self, _uc, pc: int, plan) -> None:
         """The C hook met an address without a plan: decode it and fill ``plan``."""
-        ins = self.board._decode_at(pc)
-        fields = native_plan(ins, pc == self.code.declassify)
+        fields = native_plan(self.board._decode_at(pc), pc == self.declassify)
         p = plan.contents
         (p.op, p.rd, p.rs1, p.rs2, p.rd2, p.size, p.flags, p.rule, p.csr, p.imm) = fields
+
+    def start(self, regs: list[int], memory: ShadowMemory) -> None:
+        """Reset the shadow state to a call's seed and enable the hook (installing it if needed)."""
+        st = self.state
+        for n in range(32):
+            st.regs[n] = regs[n]
+            st.bits[n] = _FULL
+        for buf in (self.reported, self.csr, *self.shadow):
+            ctypes.memset(buf, 0, ctypes.sizeof(buf))
+        st.scratch_reported = st.n_findings = st.overflow = st.instructions = 0
+        for address, mask in memory.bytes.items():
+            for (base, size), shadow in zip(self.regions, self.shadow):
+                if 0 <= address - base < size:
+                    shadow[address - base] = mask
+                    break
+            else:
+                raise BoardError(f"secret byte at 0x{address:x} outside the board's RAM")
+        if self.hook is None:
+            handle = ctypes.c_size_t()
+            status = self.uclib.uc_hook_add(self.uc._uch, ctypes.byref(handle), UC_HOOK_CODE,
+                                            ctypes.cast(native_library().taint_rv32_on_code, ctypes.c_void_p),
+                                            ctypes.cast(ctypes.pointer(st), ctypes.c_void_p), 1, 0)
+            if status != 0:
+                raise BoardError(f"uc_hook_add(taint_rv32_on_code) failed: {UcError(status)}")
+            self.hook = handle
+            self.uc.ctl_flush_tb()
+        st.enabled = 1
+
+    def remove(self) -> None:
+        if self.hook is not None:
+            self.uclib.uc_hook_del(self.uc._uch, self.hook)
+            self.hook = None
+            self.uc.ctl_flush_tb()
+
+
+def drop_native_hook(board) -> None:
+    """Remove the C engine's hook before a call that does not use it (no-op when none is installed)."""
+    engine = getattr(board, "_native_taint", None)
+    if engine is not None and engine.uc is board._uc:
+        engine.remove()
+
+
+class NativeRv32Taint:
+    """One call on the C engine: its labels and findings (the shadow state is the ``_NativeEngine``'s)."""
+
+    def __init__(self, board, collector: TaintCollector, regs: list[int], memory: ShadowMemory,
+                 regions: list[tuple[int, int]]):
+        engine = getattr(board, "_native_taint", None)
+        if engine is None or engine.uc is not board._uc or engine.image is not board.image \
+                or engine.regions != regions:
+            engine = board._native_taint = _NativeEngine(board, regions)
+        self.board, self.collector, self.engine = board, collector, engine
+        self.state = engine.state
+        self._shadow, self._csr = engine.shadow, engine.csr
+        engine.start(regs, memory)
 
     @property
     def instructions(self) -> int:
         return self.state.instructions
 
+    needs_flush = False        # the hook stays, disabled
+
     def detach(self) -> None:
-        if self._hook is not None:
-            self._uclib.uc_hook_del(self.board._uc._uch, self._hook)
-            self._hook = None
+        self.state.enabled = 0
 
     def result(self) -> list[TaintFinding]:
         st = self.state
         if st.overflow:
             raise BoardError("the C taint engine's findings buffer filled up")
+        findings = self.engine.findings
         for i in range(st.n_findings):
-            pc, kind, mask = self._findings[3 * i: 3 * i + 3]
+            pc, kind, mask = findings[3 * i: 3 * i + 3]
             kind = _KINDS[kind]
             self.collector.report(kind, pc, mask, finding_detail(self.board._decode_at(pc), kind))
         return self.collector.result()
@@ -448,9 +474,10 @@ class NativeRv32Taint:
 
 def attach(board, spec, args, placed, sp: int, regions: list[tuple[int, int]]):
     """Seed the shadow state of a call about to start on ``board`` (registers and buffers already
-    written) and add its hook, with the engine ``engine_choice()`` names (the Python one when the call
+    written) and enable its hook, with the engine ``engine_choice()`` names (the Python one when the call
     has more labels than the C engine's masks hold). ``regions``: the RAM the C engine shadows. Returns
-    the engine: ``detach()`` after the call, then ``result()``."""
+    the engine: ``detach()`` after the call, then ``result()``; ``needs_flush`` after ``detach()``: the
+    translated code must be flushed (the Python engine's hook was removed)."""
     from .common import marshal_riscv_ilp32
     from .rv32 import _XREG
 
@@ -458,9 +485,10 @@ def attach(board, spec, args, placed, sp: int, regions: list[tuple[int, int]]):
     regs = [0] * 32
     memory = ShadowMemory()
     seed(collector, args, placed, marshal_riscv_ilp32, sp, memory, regs)
-    board._uc.ctl_flush_tb()          # hooks are compiled into translated blocks
     if engine_choice() == "c" and len(collector.labels) <= MAX_NATIVE_LABELS:
         return NativeRv32Taint(board, collector, regs, memory, regions)
+    drop_native_hook(board)
+    board._uc.ctl_flush_tb()          # hooks are compiled into translated blocks
     read = board._regs.read
     engine = Rv32Taint(board, collector, regs, memory, lambda n: read(_XREG[n]) if n else 0)
     engine.attach_hook(board._uc)
