@@ -399,9 +399,8 @@ class _NativeEngine:
     def start(self, regs: list[int], memory: ShadowMemory) -> None:
         """Reset the shadow state to a call's seed and enable the hook (installing it if needed)."""
         st = self.state
-        for n in range(32):
-            st.regs[n] = regs[n]
-            st.bits[n] = _FULL
+        st.regs[:] = regs
+        ctypes.memset(ctypes.addressof(st) + _RvTaint.bits.offset, 0xFF, 4 * 32)     # every bit
         for buf in (self.reported, self.csr, *self.shadow):
             ctypes.memset(buf, 0, ctypes.sizeof(buf))
         st.scratch_reported = st.n_findings = st.overflow = st.instructions = 0
