@@ -4,7 +4,8 @@ four APSR flags tracked one by one.
 
 Two Python hooks: a code hook before every instruction (register and flag propagation, and every check
 that depends only on registers), and a memory hook on every data access (the bytes a load reads and a
-store writes, so no addressing mode has to be re-implemented). ``_plan`` builds one closure per address.
+store writes, so no addressing mode has to be re-implemented). ``_plan`` builds one closure per address;
+the engine is kept per loaded firmware (``reset`` between calls), so an address is planned once.
 
 * data processing: the written registers take the union of the read registers' taints (capstone's
   ``regs_access``); ADC/SBC/RRX also read C. Precision: EOR/SUB of a register with itself is an

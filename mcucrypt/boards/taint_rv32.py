@@ -22,6 +22,13 @@ turns the decoded instruction into a shadow update (``_plan`` builds one small c
   ``indirect-jump``; DIV/DIVU/REM/REMU (the E31's iterative divider: operand-dependent latency) with a
   tainted operand: ``variable-latency``. MUL/MULH* are fixed-latency on the E31 (data flow only);
 * the entry of ``mcu_declassify``: a0's taint is cleared (the only declassification).
+
+Two engines apply these rules. ``Rv32Taint`` (Python closures, one per address) is the reference.
+``NativeRv32Taint`` runs them in C (taint_native.c) as a native Unicorn code hook: ``native_plan`` turns
+each instruction into a ``struct rv_plan`` on its first execution and the C side only executes plans, at
+the speed of an untainted run; it is the default (``MCUCRYPT_TAINT_ENGINE`` / ``ct --engine`` choose), and
+tests/test_taint_engines.py requires both to end every call in the same shadow state with the same
+findings.
 """
 from __future__ import annotations
 
