@@ -30,6 +30,11 @@ FIXTURE_IMPLS = [("ctfix", "table"), ("ctfix", "branch"), ("ctfix", "key-lt"), (
                  ("ctfix", "good"), ("ctaead", "early-exit"), ("ctaead", "declassified")]
 CATALOG = [("aes128", "rv32-table"), ("aria128", "rv32-zbb"), ("mpmul256", "rv32-fast-x"),
            ("pipo64_128", "rv32-paper"), ("asconaead128", "rv32-fast"), ("sha256", "ref")]
+# MCUCRYPT_FULL=1: every rv32 implementation of the catalog (138, about a minute of CPU for the Python
+# engine's runs)
+if os.environ.get("MCUCRYPT_FULL", "") not in ("", "0"):
+    CATALOG = [(pid, impl.name) for pid in load_catalog().all_ids()
+               for impl in load_catalog().implementations(pid, "rv32")]
 
 
 def _state(engine) -> tuple:
