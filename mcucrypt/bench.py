@@ -24,13 +24,12 @@ from .build import compiler_version
 from .catalog import Catalog, Goal, load_catalog
 from .firmware import Firmware
 from .kinds.base import Mismatch, driver_for
+from .records import SCHEMA_VERSION, read_results  # noqa: F401  (read_results: bench.read_results callers)
 from .targets import ROOT, TARGETS
 
 BOARD_TARGETS = ("rv32", "armv7m", "avr")
 CT_TRIALS_IN_BENCH = ct.TRIALS_IN_TEST   # trace mode only (boards without taint tracking)
-# Version of the results file (top level and every record). 1: files without the field; 2: adds
-# schema_version and earlier_runs (what a --merge kept from the file it merged into).
-SCHEMA_VERSION = 2
+# SCHEMA_VERSION: the results file's version (mcucrypt/records.py, which reads and checks results files)
 DEFAULT_RESULTS = ROOT / "results" / "bench.json"
 
 
@@ -297,21 +296,6 @@ def results_path(prims: Iterable[str] = (), impls: Iterable[str] = (), targets: 
     if len(slug) > 80:
         slug = slug[:60] + "-" + hashlib.sha256(slug.encode()).hexdigest()[:8]
     return ROOT / "results" / f"bench-{slug}.json"
-
-
-def read_results(path: Path) -> dict:
-    """A results file, checked: an mcucrypt results document of a schema this code understands."""
-    try:
-        doc = json.loads(Path(path).read_text())
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not JSON ({e})") from None
-    if not isinstance(doc, dict) or "records" not in doc or "provenance" not in doc:
-        raise ValueError(f"{path}: not an mcucrypt results file (no records/provenance)")
-    version = doc.get("schema_version", 1)
-    if not isinstance(version, int) or version > SCHEMA_VERSION:
-        raise ValueError(f"{path}: results schema {version!r} is newer than this mcucrypt reads "
-                         f"({SCHEMA_VERSION}): update mcucrypt")
-    return doc
 
 
 def write_results(records: list[BenchRecord], path: Path, *, merge: bool = False) -> int:

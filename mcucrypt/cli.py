@@ -28,6 +28,7 @@ from .build import BuildError
 from .catalog import CatalogError, load_catalog
 from .firmware import Firmware
 from .kinds.base import HEX_RULE, Mismatch, UsageError, driver_for, parse_hex
+from .records import OutputPathError, RecordsError, check_out_dir, read_results
 from .targets import ROOT, TARGETS
 
 EXIT_USAGE = 2           # bad input: unknown name, wrong length, malformed hex, failed authentication
@@ -192,6 +193,32 @@ def _firmware(prim_id: str, impl: str | None, target: str, core: str | None = No
 RUN_INPUTS = ("key", "nonce", "ad", "input", "a", "b", "counter", "outlen", "z", "decrypt", "tag", "salt", "info")
 
 
+# Largest buffer `call` places (out:N) and `run --input @FILE / -` reads: 16 MiB, far above any board's
+# RAM (the boards refuse what does not fit in theirs) and small enough that the host allocates it at once.
+MAX_BUFFER_BYTES = 16 << 20
+
+
+def read_input_bytes(spec: str) -> bytes:
+    """`--input @FILE`: the bytes of FILE, as they are (not hex); `--input -`: those of standard input."""
+    if spec == "-":
+        data = sys.stdin.buffer.read(MAX_BUFFER_BYTES + 1)
+        where = "standard input"
+    else:
+        name = spec[1:]
+        if not name:
+            raise CliError("--input @FILE: name the file after @ (--input @message.bin)")
+        try:
+            with open(name, "rb") as f:
+                data = f.read(MAX_BUFFER_BYTES + 1)
+        except OSError as e:
+            raise CliError(f"--input {spec}: cannot read {name} ({e.strerror or e})") from None
+        where = name
+    if len(data) > MAX_BUFFER_BYTES:
+        raise CliError(f"--input {spec}: {where} holds more than {MAX_BUFFER_BYTES} bytes (16 MiB), the most "
+                       "run takes")
+    return data
+
+
 def cmd_run(opts: argparse.Namespace) -> int:
     from .cores import CoreError, get_core
     target = _target(opts.target)
@@ -205,6 +232,8 @@ def cmd_run(opts: argparse.Namespace) -> int:
         raise CliError(f"{opts.prim} ({kind}) takes no --{extra[0]} (it takes {takes})")
     if opts.counter is None:
         opts.counter = 0
+    if opts.input is not None and (opts.input == "-" or opts.input.startswith("@")):
+        opts.input = read_input_bytes(opts.input).hex()
     try:
         core = get_core(target, opts.core)
     except CoreError as e:
@@ -255,6 +284,9 @@ def parse_call_arg(n: int, text: str, target: str) -> tuple[Arg, str | None]:
     if sep and mode in BUF_MODES:
         if mode == "out":
             size = _int_in_range(rest, 4, False, what)
+            if size > MAX_BUFFER_BYTES:
+                raise CliError(f"{what}: {size} bytes is over the {MAX_BUFFER_BYTES}-byte (16 MiB) cap on a "
+                               "buffer")
             return Buf(size=size, out=True), mode
         data = parse_hex("buf", rest, label=what)
         return Buf(data, out=mode == "inout"), (mode if mode == "inout" else None)
@@ -344,6 +376,9 @@ def cmd_bench(opts: argparse.Namespace) -> int:
         raise CliError(e.args[0]) from None
     if not jobs:
         raise CliError("nothing to benchmark for that selection")
+    out = _bench_results_path(opts)
+    if opts.merge and out.is_file():
+        read_results(out)   # a file --merge cannot take is refused now, before the run, not after it
     console = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as progress:
@@ -356,12 +391,6 @@ def cmd_bench(opts: argparse.Namespace) -> int:
                     console.print(f"[red]{job.prim} {job.impl} {job.target}: {r.error}")
 
         records = bench_mod.run_bench(jobs, workers=opts.jobs, progress=advance)
-    if opts.json_file:
-        out = Path(opts.json_file)
-    elif opts.merge:
-        out = bench_mod.DEFAULT_RESULTS
-    else:
-        out = bench_mod.results_path(opts.prim or (), opts.impl or (), opts.target or (), opts.core)
     try:
         held = bench_mod.write_results(records, out, merge=opts.merge)
     except ValueError as e:
@@ -379,6 +408,14 @@ def cmd_bench(opts: argparse.Namespace) -> int:
         print(f"{len(goals) - len(missed) - len(still_open)} of {len(goals)} goals met"
               + (f", {len(still_open)} open (issue targets not met: each goal's source says why)" if still_open else ""))
     return 1 if failed or missed else 0
+
+
+def _bench_results_path(opts: argparse.Namespace) -> Path:
+    if opts.json_file:
+        return Path(opts.json_file)
+    if opts.merge:
+        return bench_mod.DEFAULT_RESULTS
+    return bench_mod.results_path(opts.prim or (), opts.impl or (), opts.target or (), opts.core)
 
 
 def print_bench_table(records: list[bench_mod.BenchRecord]) -> None:
@@ -457,6 +494,16 @@ def cmd_ct(opts: argparse.Namespace) -> int:
         raise CliError("the constant-time check runs on a virtual board (rv32, armv7m, avr), not on host")
     if opts.engine:
         os.environ[ENGINE_ENV] = opts.engine     # the boards read it when a tainted call starts
+    if opts.elf is not None:
+        return _ct_elf(opts, target)
+    for name in ("symbol", "isa", "max_instructions", "core"):
+        if getattr(opts, name) is not None:
+            raise CliError(f"--{name.replace('_', '-')} goes with --elf FILE --symbol F (a catalog PRIM "
+                           "brings its own functions, build and budget)")
+    if opts.prim is None:
+        raise CliError("ct needs PRIM (a catalog id), or --elf FILE --symbol F ARG... for your own function")
+    if opts.args:
+        raise CliError(f"unexpected argument {opts.args[0]!r}: function arguments go with --elf FILE --symbol F")
     fw = _firmware(opts.prim, opts.impl, target)
     if opts.mode == "taint" and not fw.board.supports_taint:
         raise CliError(f"the {target} board has no taint tracking: use --mode trace")
@@ -465,15 +512,66 @@ def cmd_ct(opts: argparse.Namespace) -> int:
     return 0 if report.verdict == "pass" else 1
 
 
+SECRET_PREFIX = "secret:"
+
+
+def parse_ct_arg(n: int, text: str, target: str) -> tuple[Arg, bool]:
+    """One argument of `mcucrypt ct --elf`: `call`'s syntax, with `secret:` in front of a secret one."""
+    secret = text.startswith(SECRET_PREFIX)
+    arg, _ = parse_call_arg(n, text.removeprefix(SECRET_PREFIX), target)
+    if secret and isinstance(arg, Buf) and not arg.data and arg.out:
+        raise CliError(f"argument {n} ({text!r}): an out: buffer holds no input to keep secret "
+                       "(mark the in: or inout: buffer that holds the secret)")
+    return arg, secret
+
+
+def _ct_elf(opts: argparse.Namespace, target: str) -> int:
+    """`mcucrypt ct --elf FILE --symbol F ARG...`: the checker on a user's own function."""
+    if opts.impl is not None:
+        raise CliError("--impl names a catalog implementation; with --elf, give the function with --symbol")
+    if opts.symbol is None:
+        raise CliError("--elf needs --symbol F, the function to check")
+    if opts.isa is not None and target != "rv32":
+        raise CliError(f"--isa applies to rv32 only, not {target} (its instruction set is fixed)")
+    texts = ([opts.prim] if opts.prim is not None else []) + list(opts.args)
+    parsed = [parse_ct_arg(n, t, target) for n, t in enumerate(texts, 1)]
+    args = [a for a, _ in parsed]
+    secret = {i: f"arg{i + 1}" for i, (_, is_secret) in enumerate(parsed) if is_secret}
+    if not secret:
+        raise CliError("no argument is marked secret: write secret: in front of each secret one "
+                       "(secret:in:HEX, secret:inout:HEX, secret:u32:N, secret:5)")
+    widths = {i: (a.size or C_INT_BYTES[target]) if isinstance(a, Int) else 0 for i, a in enumerate(args)}
+    board = make_board(target, _part(target, opts.core))
+    if opts.mode == "taint" and not board.supports_taint:
+        raise CliError(f"the {target} board has no taint tracking: use --mode trace")
+    if target == "rv32":
+        board.load(opts.elf, isa=opts.isa)  # type: ignore[call-arg]
+    else:
+        board.load(opts.elf)
+    report = ct_mod.check_function(board, Path(opts.elf).name, opts.symbol, args, secret, arg_bytes=widths,
+                                   trials=opts.trials, seed=opts.seed, mode=opts.mode,
+                                   max_instructions=opts.max_instructions)
+    if opts.json:
+        doc = report.to_json()
+        doc["elf"], doc["symbol"] = opts.elf, opts.symbol
+        doc["secret_args"] = {secret[i]: texts[i] for i in sorted(secret)}
+        print(json.dumps(doc, indent=1))
+    else:
+        print(report.summary())
+    return 0 if report.verdict == "pass" else 1
+
+
 # ------------------------------------------------------------------------------------ report, compare
 
 def cmd_report(opts: argparse.Namespace) -> int:
     from . import report
     results = Path(opts.results)
-    if not results.is_file():
+    if not results.exists():
         raise CliError(f"no results file {results}: run `mcucrypt bench` first")
+    read_results(results)               # the file, checked: every error names it
+    out = check_out_dir(opts.out)       # before the work: a file or /proc is an error now
     try:
-        md, page = report.write_report(results, Path(opts.out))
+        md, page = report.write_report(results, out)
     except (ValueError, KeyError) as e:
         raise CliError(f"{results}: {e}") from None
     print(f"report: {md}\nreport: {page}")
@@ -488,8 +586,9 @@ def cmd_compare(opts: argparse.Namespace) -> int:
         raise CliError("compare needs two results files, or one with --impl A --against B")
     files = [opts.old] + ([opts.new] if opts.new else [])
     for f in files:
-        if not Path(f).is_file():
+        if not Path(f).exists():
             raise CliError(f"no results file {f}")
+        read_results(f)     # every record checked; the error names the file and the record
     thresholds = {"cycles": opts.threshold, "code_bytes": opts.code_threshold, "stack_bytes": opts.stack_threshold}
     try:
         if opts.impl is not None:
@@ -641,8 +740,32 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
-        print(f"mcucrypt: error: {message} (see `{self.prog} --help`)", file=sys.stderr)
-        sys.exit(EXIT_USAGE)
+        sys.exit(report_error(f"{message} (see `{self.prog} --help`)"))
+
+
+# Under a command's --json flag, errors go to stderr as one JSON object too (main sets this before parsing).
+_json_errors = False
+
+
+def report_error(message: str, status: int = EXIT_USAGE, kind: str = "error") -> int:
+    """Print an error the CLI's way and return its exit status: one line `mcucrypt: KIND: MESSAGE`
+    (kind "error", or "firmware fault" for status 3), or under --json the object
+    {"error": MESSAGE, "kind": KIND, "exit_status": STATUS} on one line of stderr."""
+    if _json_errors:
+        print(json.dumps({"error": message, "kind": kind, "exit_status": status}), file=sys.stderr)
+    else:
+        print(f"mcucrypt: {kind}: {message}", file=sys.stderr)
+    return status
+
+
+def _wants_json_errors(parser: argparse.ArgumentParser, argv: list[str]) -> bool:
+    """Whether argv runs a command whose --json is a flag (list, run, call, ct; not bench's --json FILE)
+    with that flag given."""
+    command = next((a for a in argv if not a.startswith("-")), None)
+    sub = _subparsers(parser).get(command or "")
+    if sub is None or "--json" not in argv[argv.index(command) + 1:]:
+        return False
+    return any("--json" in a.option_strings and a.nargs == 0 for a in sub._actions)
 
 
 def _examples(*lines: str) -> str:
@@ -697,7 +820,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "mcucrypt run chacha20 --target rv32 --key "
                            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f "
                            "--nonce 000000090000004a00000000 --counter 1 --input 00000000",
-                           "mcucrypt run mpmul256 --target armv7m --impl cm3-fast --a 0x1234 --b ffff"))
+                           "mcucrypt run mpmul256 --target armv7m --impl cm3-fast --a 0x1234 --b ffff",
+                           "mcucrypt run sha256 --target rv32 --input @message.bin",
+                           "head -c 4096 /dev/urandom | mcucrypt run sha256 --target avr --input - --json"))
     s.add_argument("prim", metavar="PRIM", help=prim_help)
     s.add_argument("--target", required=True, type=_target_arg, choices=target_choices,
                    help="the board to run on")
@@ -710,7 +835,9 @@ def build_parser() -> argparse.ArgumentParser:
                        ("input", "plaintext, ciphertext (with tag, for AEAD decryption), state, message or (key derivation) IKM"),
                        ("a", "multiplication: first operand, a big-endian integer (odd digit count allowed)"),
                        ("b", "multiplication: second operand")):
-        s.add_argument(f"--{name}", metavar="HEX", help=f"{what}, {hex_help}")
+        s.add_argument(f"--{name}", metavar="HEX", help=f"{what}, {hex_help}" + (
+            "; or @FILE, the bytes of FILE as they are (not hex), or -, those of standard input (at most 16 MiB)"
+            if name == "input" else ""))
     for name, what in (("tag", "MACs: a tag to verify (exit 2 when it does not)"),
                        ("salt", "key derivation: the salt (default empty)"),
                        ("info", "key derivation: the context and application info (default empty)")):
@@ -734,7 +861,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "  out:N            pointer to N zero bytes, printed after the call\n"
                        "  inout:HEX        pointer to a buffer holding these bytes, printed after the call\n"
                        "--buf SPEC is the same as SPEC in its place among the ARGs. Buffers lie in free RAM "
-                       f"between canaries, 4-byte aligned. Hex: {HEX_RULE}.",
+                       f"between canaries, 4-byte aligned, at most {MAX_BUFFER_BYTES} bytes (16 MiB) each "
+                       f"(the boards refuse what does not fit in their RAM). Hex: {HEX_RULE}.",
                        epilog=_examples(
                            "riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 -O2 -nostdlib "
                            "-T boards/rv32/link.ld popcount.c -o popcount.elf",
@@ -810,12 +938,31 @@ def build_parser() -> argparse.ArgumentParser:
                        "taint: rv32, armv7m, avr) marks the META.yml secret parameters and follows them through "
                        "registers, flags and memory; trace mode runs the calls with different secret draws and "
                        "the same public inputs and compares executed addresses, data addresses and latencies. "
-                       "FAIL names the instruction and the secret it came from.",
+                       "FAIL names the instruction and the secret it came from. With --elf FILE --symbol F "
+                       "it checks a function of your own ELF instead, called with the ARGs (secret: marks the "
+                       "secret ones; docs/constant-time.md has a worked example).",
                        epilog=_examples("mcucrypt ct mpmul256 --target armv7m --impl cm3-umull",
                                         "mcucrypt ct lea128 --target avr --impl ref --json",
+                                        "mcucrypt ct --target rv32 --elf fw.elf --symbol mac_equal "
+                                        "secret:in:00112233 in:00112233 u32:4",
+                                        "mcucrypt ct --target avr --elf fw.elf --symbol sbox_layer "
+                                        "secret:inout:0123456789abcdef u8:8 --mode trace --seed 1",
                                         "mcucrypt ct aes128 --target rv32 --impl rv32-bitsliced --mode trace "
                                         "--trials 128 --seed 7"))
-    s.add_argument("prim", metavar="PRIM", help=prim_help)
+    s.add_argument("prim", metavar="PRIM", nargs="?", help=prim_help + " (or --elf FILE --symbol F ARG...)")
+    s.add_argument("args", nargs="*", metavar="ARG",
+                   help="with --elf: the function's arguments in C order, `mcucrypt call`'s syntax (5, u32:N, "
+                   "in:HEX, out:N, inout:HEX), secret: in front of each secret one (secret:in:HEX, secret:u8:7)")
+    s.add_argument("--elf", metavar="FILE", help="check a function of your own ELF, built for the target's "
+                   "board (boards/<target>/link.ld, as for `mcucrypt call`), instead of a catalog entry")
+    s.add_argument("--symbol", metavar="F", help="with --elf: the function to check")
+    s.add_argument("--isa", default=None, metavar="ISA", help="with --elf, rv32 only: the ISA the ELF may use "
+                   "(default rv32imac), as for `mcucrypt call`")
+    s.add_argument("--max-instructions", type=_int_at_least(1), default=None, metavar="N",
+                   help="with --elf: instruction budget of one call before it counts as a runaway "
+                   "(default: the board's own)")
+    s.add_argument("--core", choices=_core_names(), help="with --elf, avr: the part ELF was built for "
+                   "(atmega128, the default; atmega1284p; atmega2560)")
     s.add_argument("--target", required=True, type=_target_arg, choices=target_choices,
                    help="the board (rv32, armv7m or avr; the host has no trace)")
     s.add_argument("--impl", metavar="IMPL", help=impl_help + " (default: the fastest that passes its vectors)")
@@ -882,6 +1029,8 @@ def _buf_in_place(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]
     """`call`: each `--buf SPEC` becomes SPEC in its place among the positional ARGs, so buffers and
     integers keep their C order whichever way they are written (argparse alone would collect them apart)."""
     command = next((n for n, a in enumerate(argv) if not a.startswith("-")), None)
+    if command is not None and argv[command] == "ct":
+        return _positionals_last(_subparsers(parser)["ct"], argv, command)
     if command is None or argv[command] != "call":
         return argv
     call = _subparsers(parser)["call"]
@@ -914,6 +1063,27 @@ def _buf_in_place(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]
     return out
 
 
+def _positionals_last(sub: argparse.ArgumentParser, argv: list[str], command: int) -> list[str]:
+    """`ct`: PRIM and the ARGs of --elf wherever they are written among the options (argparse alone takes
+    positionals only in one run), after `--` so that a negative integer ARG is not read as an option."""
+    takes_value = {o for a in sub._actions if a.option_strings and a.nargs != 0 for o in a.option_strings}
+    options, positionals, i = argv[:command + 1], [], command + 1
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "--":
+            positionals += argv[i + 1:]
+            break
+        if tok.startswith("-") and not re.fullmatch(r"-\d.*", tok):
+            options.append(tok)
+            if tok in takes_value and i + 1 < len(argv):
+                options.append(argv[i + 1])
+                i += 1
+        else:
+            positionals.append(tok)
+        i += 1
+    return options + (["--", *positionals] if positionals else [])
+
+
 def _other_checkout_note() -> None:
     """Say so when the working directory is inside another mcucrypt checkout than the one in use."""
     if os.environ.get("MCUCRYPT_ROOT"):
@@ -928,8 +1098,11 @@ def _other_checkout_note() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global _json_errors
     parser = build_parser()
-    opts = parser.parse_args(_buf_in_place(parser, list(sys.argv[1:] if argv is None else argv)))
+    args = list(sys.argv[1:] if argv is None else argv)
+    _json_errors = _wants_json_errors(parser, args)
+    opts = parser.parse_args(_buf_in_place(parser, args))
     try:
         if not (ROOT / "crypto").is_dir():
             raise CliError(f"{ROOT} is not an mcucrypt checkout (no crypto/ folder)"
@@ -946,12 +1119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except BoardFault as e:
-        print(f"mcucrypt: firmware fault: {e}", file=sys.stderr)
-        return EXIT_FIRMWARE_FAULT
-    except (CliError, CatalogError, UsageError, BoardError, BuildError) as e:
+        return report_error(str(e), EXIT_FIRMWARE_FAULT, "firmware fault")
+    except (CliError, CatalogError, UsageError, BoardError, BuildError, RecordsError, OutputPathError) as e:
         msg = str(e).splitlines()[0] if not isinstance(e, (BuildError, BoardError)) else str(e)
-        print(f"mcucrypt: error: {msg}", file=sys.stderr)
-        return EXIT_USAGE
+        return report_error(msg)
     except KeyboardInterrupt:
         return 130
 

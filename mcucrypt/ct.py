@@ -339,3 +339,74 @@ def _check_trace(fw: Firmware, trials: int, seed: int) -> CtReport:
                 report.divergence = div
                 return report
     return report
+
+
+# ------------------------------------------------------------------------------- a user's own function
+
+@dataclass
+class _LoadedElf:
+    """What compare() and the report need of a firmware: the board with the user's ELF loaded."""
+    board: object
+
+
+def check_function(board, elf_name: str, symbol: str, args: list, secret: dict[int, str], *,
+                   arg_bytes: dict[int, int], trials: int = DEFAULT_TRIALS, seed: int | None = None,
+                   mode: str | None = None, max_instructions: int | None = None) -> CtReport:
+    """Check ``symbol`` of a user's ELF, loaded on ``board``, called with ``args`` (boards.base Arg
+    values, in C order) whose indices in ``secret`` are secret (index -> label, e.g. 'arg2').
+
+    taint mode: one call with those arguments tainted (a buffer's bytes, a scalar's register or stack
+    slot); every instruction where a secret reaches a branch, an address or a variable-latency operand is
+    a finding. trace mode: ``trials`` calls, the secret arguments redrawn per trial by ``SecretRandom``
+    (trial 0 keeps the values given), the public ones fixed; the first divergence of executed addresses,
+    data addresses or latencies is the finding. ``arg_bytes`` gives each secret scalar's width in bytes
+    (what a redraw fills). No declassification and no claim: every finding fails (``claim`` 'strict')."""
+    from .boards.base import Buf, Int
+    mode = mode or ("taint" if board.supports_taint else "trace")
+    if mode not in MODES:
+        raise ValueError(f"unknown constant-time mode {mode!r} (modes: {', '.join(MODES)})")
+    if mode == "taint" and not board.supports_taint:
+        raise CatalogError(f"the {board.target} board does not track taint: use --mode trace")
+    seed = fresh_seed() if seed is None else seed
+    limits = {} if max_instructions is None else {"max_instructions": max_instructions}
+    fw = _LoadedElf(board)
+    report = CtReport(symbol, elf_name, board.target, 1 if mode == "taint" else max(trials, len(SecretRandom.PATTERNS)),
+                      0, "pass", mode=mode, seed=seed, claim="strict")
+    start = time.perf_counter()
+    if mode == "taint":
+        res = board.call(symbol, args, taint=TaintSpec(dict(secret)), **limits)
+        report.calls, report.instructions = 1, res.instructions
+        report.cycles[symbol] = res.cycles
+        seen: set[tuple[int, str]] = set()
+        for t in res.taint or []:
+            if (t.pc, t.kind) in seen:
+                continue
+            seen.add((t.pc, t.kind))
+            report.findings.append(Finding(symbol, t.kind, CLASS_OF_TAINT[t.kind], t.pc, t.symbol,
+                                           t.instruction, list(t.labels), t.detail, True))
+            report.verdict = "fail"
+    else:
+        reference: CallResult | None = None
+        for trial in range(report.trials):
+            draw = SecretRandom(seed, trial)
+            call_args = list(args)
+            if trial:
+                for i in sorted(secret):
+                    a = args[i]
+                    if isinstance(a, Buf):
+                        call_args[i] = Buf(draw.randbytes(a.length), out=a.out, align=a.align, misalign=a.misalign)
+                    else:
+                        call_args[i] = Int(int.from_bytes(draw.randbytes(arg_bytes[i]), "little"), a.size)
+            res = board.call(symbol, call_args, trace=True, **limits)
+            report.calls += 1
+            report.instructions += res.instructions
+            if reference is None:
+                reference = res
+                report.cycles[symbol] = res.cycles
+                continue
+            div = compare(fw, symbol, trial, reference, res)  # type: ignore[arg-type]
+            if div is not None:
+                report.verdict, report.divergence = "fail", div
+                break
+    report.seconds = round(time.perf_counter() - start, 3)
+    return report

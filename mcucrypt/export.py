@@ -1206,6 +1206,11 @@ def cmd_export(opts: argparse.Namespace) -> int:
     # UsageError: the CLI's main turns it into one line and exit status 2 (raising cli.CliError would
     # not work under `python -m mcucrypt.cli`, where that class lives in __main__).
     from .kinds.base import UsageError
+    from .records import OutputPathError, check_out_dir
+    try:
+        check_out_dir(opts.out)     # a file, or a place nothing can be written (/proc), before any build
+    except OutputPathError as e:
+        raise UsageError(str(e)) from None
     try:
         manifest = export(opts.target, Path(opts.out), core=opts.core, prims=opts.prim or [], impl=opts.impl,
                           allow_variable_time=opts.allow_variable_time, url=opts.url, optimize=opts.optimize,

@@ -7,13 +7,13 @@ which this class orders and sizes per the prototype for the target's ABI.
 """
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Mapping, Sequence
 
 from .boards import make_board
 from .boards.base import DEFAULT_MAX_INSTRUCTIONS, Arg, Board, Buf, CallResult, Int, TaintSpec
 from .build import Image, build, code_size
-from .catalog import CatalogError, Implementation, Param
+from .catalog import CatalogError, Implementation, Param, load_catalog
 from .cores import Core, get_core
 
 
@@ -95,3 +95,10 @@ class Firmware:
                                    max_instructions=self.max_instructions)
         return self.board.call(symbol, args, trace=trace, ret_size=ret_size,
                                max_instructions=self.max_instructions)
+
+
+@lru_cache(maxsize=None)
+def shared_firmware(prim_id: str, impl: str, target: str) -> Firmware:
+    """One Firmware per (id, implementation name, target) in a process, built and loaded once: the tests'
+    many calls to the same implementation share its image and board (a call leaves nothing behind)."""
+    return Firmware(load_catalog().implementation(prim_id, impl), prim_id, target)

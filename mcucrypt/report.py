@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .bench import goal_parts, main_op, read_results
-from .catalog import load_catalog
+from .catalog import CatalogError, load_catalog
 
 METRIC_FIELD = {"cycles": "cycles", "cycles_per_byte": "cycles_per_byte", "code_bytes": "code_bytes",
                 "stack_bytes": "stack_bytes"}
@@ -31,6 +31,8 @@ PAPER_TITLES = {
     "003": "Paper 003 — multi-precision multiplication on Cortex-M3",
     "004": "Paper 004 — TinyJAMBU on 8-bit AVR (ATmega128)",
     "ascon-c": "Ascon (SP 800-232) — the designers' code (ascon/ascon-c 446347f2) measured on our boards",
+    "XKCP": "SHA-3 (FIPS 202) — the Keccak team's XKCP (XKCP/XKCP 6ce53d038f53) measured on our boards",
+    "sha2-peers": "SHA-2 and HMAC — the fastest peer measured on each of our boards (docs/sha2.md)",
 }
 
 
@@ -152,6 +154,63 @@ def cross_target_table(records: list[dict]) -> Table:
                  "variable-latency operand); a faster cacheless-only one is named after it. Real part: the "
                  "target's default core (E31, Cortex-M3, ATmega128; mcucrypt/cores.py); where the fastest "
                  "needs more, the fastest that runs there.")
+
+
+# ------------------------------------------------------------------------------------------ at a glance
+
+# What a user comes for, per kind of job (mcucrypt/kinds); a kind not listed here is a building block.
+JOBS = {"blockcipher": "block cipher", "stream": "stream cipher", "aead": "AEAD", "hash": "hash / XOF",
+        "mac": "MAC", "kdf": "key derivation", "dh": "key exchange", "signature": "signature"}
+CORE_NAMES = {"rv32": "SiFive E31 (rv32)", "armv7m": "Cortex-M3 (armv7m)", "avr": "ATmega128 (avr)"}
+# Published figures for the same job on the same (or an instruction-subset) core, quoted beside ours.
+PUBLISHED_ON_CORE = {
+    ("x25519", "armv7m"): "Pornin, x25519-cm0 (github.com/pornin/x25519-cm0): 3,229,950 on a Cortex-M0+ "
+                          "(its Thumb code runs on the M3); Düll et al., Des. Codes Cryptogr. 2015: "
+                          "3,589,850 on a Cortex-M0",
+    ("x25519", "avr"): "Düll et al., Des. Codes Cryptogr. 2015: 13,900,397 on the ATmega",
+}
+
+
+def _job(prim: str) -> str | None:
+    try:
+        p = load_catalog().by_id(prim)
+    except CatalogError:       # a results file from another catalog
+        return None
+    return JOBS.get(p.instances[prim].get("kind", p.kind))
+
+
+def glance_tables(records: list[dict]) -> list[Table]:
+    """Per core, the fastest implementation of every job's primitives that claims constant time strictly,
+    passes the checker and the vectors, and runs on the core's real part: what a user came for."""
+    best: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
+    by: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    for r in records:
+        if not r.get("error"):
+            by[(r["prim"], r["target"], r["impl"])].append(r)
+    for (prim, target, impl), recs in by.items():
+        job, main = _job(prim), _main_op(recs)
+        if job is None or main is None or main["kat"] != "pass" or main["constant_time"] != "pass":
+            continue
+        if _ct_claim(prim, main) != "strict" or _not_on_part(prim, impl, target):
+            continue
+        cur = best[target].get((job, prim))
+        if cur is None or main["cycles"] < cur["cycles"]:
+            best[target][(job, prim)] = main
+    tables = []
+    order = list(JOBS.values())
+    for target in [t for t in CORE_NAMES if t in best] + sorted(set(best) - set(CORE_NAMES)):
+        rows = [[job, prim, m["impl"], m["op"], _fmt(m["cycles"]), _fmt(m["cycles_per_byte"]),
+                 _fmt(m["code_bytes"]), _fmt(m["stack_bytes"]), PUBLISHED_ON_CORE.get((prim, target), "")]
+                for (job, prim), m in sorted(best[target].items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1]))]
+        missing = [j for j in order if j not in {job for job, _ in best[target]}]
+        tables.append(Table(
+            f"At a glance, {CORE_NAMES.get(target, target)}: the best constant-time implementation of each job",
+            ["job", "primitive", "implementation", "operation", "cycles", "cycles/byte", "code bytes",
+             "stack bytes", "published on this core"], rows,
+            "Fastest implementation that claims constant time strictly, passes the checker on this board and "
+            "the official vectors, and runs on the core's real part; its main operation. "
+            + (f"Not in this run (or not yet in mcucrypt): {', '.join(missing)}." if missing else "")))
+    return tables
 
 
 CLAIM_NOTE = {"strict": "", "cacheless": " (cacheless cores)", "none": " (not claimed)"}
@@ -440,7 +499,7 @@ def write_report(results: Path, out_dir: Path) -> tuple[Path, Path]:
     earlier = [f"- merged (`mcucrypt bench --merge`): {e.get('records_kept')} records kept from the run of "
                f"{e.get('date')}, commit `{str(e.get('git_commit'))[:12]}`" for e in doc.get("earlier_runs", [])]
     goals = goals_table(records)
-    tables = paper_tables(records) + ([goals] if goals else []) + [cross_target_table(records),
+    tables = glance_tables(records) + paper_tables(records) + ([goals] if goals else []) + [cross_target_table(records),
                                                                    all_records_table(records)]
     pngs = plots(records)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,7 @@ afterwards (``CallResult.stack_left``); the exported library carries the same wr
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import os
@@ -277,14 +278,31 @@ def secret_inputs(impl: Implementation, op: str, args: Mapping[str, Arg]) -> dic
     return {n: bytes(a.data) for n in impl.secret_params(op) if isinstance(a := args.get(n), Buf) and a.data}
 
 
+def misaligned(impl: Implementation, op: str, args: Mapping[str, Arg]) -> dict[str, Arg]:
+    """The same call with every byte buffer (a char or uint8_t pointer: words and lengths keep their C
+    alignment) one byte past a word boundary: implementations that dispatch on alignment (a one-call
+    assembly AEAD for aligned buffers, the C mode otherwise: Ascon's and TinyJAMBU's rv32-fast) take their
+    other path, whose frames the wipe must cover too."""
+    byte_ptr = {p.name for p in impl.functions[op].params
+                if p.ctype.replace("const ", "").strip() in ("unsigned char *", "uint8_t *", "char *")}
+    return {n: dataclasses.replace(a, misalign=1) if isinstance(a, Buf) and n in byte_ptr else a
+            for n, a in args.items()}
+
+
 def measure(impl: Implementation, prim_id: str, target: str) -> dict[str, int]:
     """The stack high-water of every secret operation of ``prim_id`` over its secret calls, on the plain
-    image (the routine alone)."""
+    image (the routine alone), with the buffers as the calls place them and with the byte buffers
+    misaligned (a routine that faults on those, which the boards report as BoardError, adds nothing)."""
+    from .boards.base import BoardError
     from .firmware import Firmware
     fw = Firmware(impl, prim_id, target)
     depth: dict[str, int] = {}
     for op, args in secret_calls(fw):
         depth[op] = max(depth.get(op, 0), fw.call(op, args).stack_bytes)
+        try:
+            depth[op] = max(depth[op], fw.call(op, misaligned(impl, op, args)).stack_bytes)
+        except BoardError:
+            pass
     return depth
 
 

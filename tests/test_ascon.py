@@ -23,7 +23,7 @@ import pytest
 
 from mcucrypt.boards.base import Buf, Int
 from mcucrypt.catalog import load_catalog
-from mcucrypt.firmware import Firmware
+from mcucrypt.firmware import Firmware, shared_firmware as firmware
 from mcucrypt.kinds import aead, hash as hash_kind
 from mcucrypt.kinds.base import UsageError, driver_for
 from mcucrypt.models import ascon as model
@@ -33,14 +33,6 @@ CATALOG = load_catalog()
 PRIM = CATALOG.by_id("asconaead128")
 IDS = ["asconaead128", "asconhash256", "asconxof128", "asconcxof128"]
 FAST = [("rv32-fast", "rv32"), ("rv32-zbkb", "rv32"), ("armv7m-fast", "armv7m"), ("armv7m-bi32", "armv7m")]
-_FW: dict[tuple[str, str, str], Firmware] = {}
-
-
-def firmware(prim_id: str, impl: str, target: str) -> Firmware:
-    key = (prim_id, impl, target)
-    if key not in _FW:
-        _FW[key] = Firmware(CATALOG.implementation(prim_id, impl), prim_id, target)
-    return _FW[key]
 
 
 # ------------------------------------------------------------------------------------------- model

@@ -94,7 +94,8 @@ def test_run_aead_vector_and_failed_tag() -> None:
     bad = mcucrypt("run", "tinyjambu128", "--target", "avr", "--impl", "avr-fast", "--key", TJ_KEY, "--nonce", TJ_NONCE,
                    "--ad", TJ_AD, "--input", forged, "--decrypt", "--json")
     assert bad.returncode == 2 and bad.stdout == ""
-    assert bad.stderr.startswith("mcucrypt: error: authentication failed"), bad.stderr
+    # under --json the error is a JSON object on stderr (issue 35)
+    assert json.loads(bad.stderr)["error"].startswith("authentication failed"), bad.stderr
 
 
 def test_run_multiplication_big_endian() -> None:

@@ -266,3 +266,40 @@ def test_best_constant_time_needs_a_claim() -> None:
     assert table_avr[8] == "pass (cacheless cores)"
     assert table_avr[9] == "avr-bitsliced: 6,978; avr-table: 1,971 (cacheless cores)"
     assert aria_avr[9] == "none strict; avr-fast: 2,284 (cacheless cores)"
+
+
+def test_report_opens_with_the_best_constant_time_implementation_of_each_job(tmp_path: Path) -> None:
+    """Issue 35: per core, the fastest strict constant-time implementation of each job (a faster
+    variable-time or cacheless-only one is passed over, so is one failing the checker or the vectors),
+    with cycles, code and stack, before the papers' tables; the M3 X25519 row cites the M0 figures."""
+    from mcucrypt import report
+
+    def rec(prim: str, impl: str, target: str, op: str, cycles: int, *, ct: str = "pass", kat: str = "pass") -> dict:
+        return {"prim": prim, "impl": impl, "target": target, "op": op, "bytes": 16 if op == "encrypt" else 32,
+                "cycles": cycles, "cycles_per_byte": cycles / 16, "code_bytes": 1234, "stack_bytes": 56,
+                "kat": kat, "constant_time": ct, "error": None}
+
+    records = [rec("aes128", "cm3-table", "armv7m", "encrypt", 601),           # cacheless only: passed over
+               rec("aes128", "cm3-bitsliced", "armv7m", "encrypt", 3161),
+               rec("chacha20", "cm3-fast", "armv7m", "encrypt", 900, ct="fail"),   # fails the checker
+               rec("chacha20", "ref", "armv7m", "encrypt", 4000),
+               rec("x25519", "cm3-fast", "armv7m", "scalarmult", 900_000),
+               rec("x25519", "ref", "armv7m", "scalarmult", 800_000, kat="fail"),  # fails the vectors
+               rec("x25519", "avr-fast", "avr", "scalarmult", 11_000_000)]
+    tables = report.glance_tables(records)
+    assert [t.title.split(":")[0] for t in tables] == ["At a glance, Cortex-M3 (armv7m)", "At a glance, ATmega128 (avr)"]
+    m3 = {r[1]: r for r in tables[0].rows}
+    assert m3["aes128"][:5] == ["block cipher", "aes128", "cm3-bitsliced", "encrypt", "3,161"]
+    assert m3["chacha20"][2] == "ref"
+    assert m3["x25519"][:3] == ["key exchange", "x25519", "cm3-fast"] and m3["x25519"][6:8] == ["1,234", "56"]
+    assert "3,229,950" in m3["x25519"][8] and "3,589,850" in m3["x25519"][8]
+    assert "signature" in tables[0].note                  # a job mcucrypt does not have yet is said
+    # The report puts them first.
+    results = tmp_path / "r.json"
+    results.write_text(json.dumps({"schema_version": 1, "provenance": {"git_commit": "0" * 40, "date": "today"},
+                                   "records": records}))
+    out = tmp_path / "out"
+    proc = mcucrypt("report", "--results", str(results), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    md = (out / "report.md").read_text()
+    assert md.index("At a glance, Cortex-M3") < md.index("Cross-target")

@@ -28,7 +28,7 @@ import pytest
 
 from mcucrypt.boards.base import Buf
 from mcucrypt.catalog import load_catalog
-from mcucrypt.firmware import Firmware
+from mcucrypt.firmware import Firmware, shared_firmware as firmware
 from mcucrypt.kinds import mac as mac_kind
 from mcucrypt.kinds.base import Mismatch, UsageError, driver_for
 from mcucrypt.models import sha2 as model
@@ -40,14 +40,6 @@ PRIM = CATALOG.by_id("sha256")
 HASH_IDS = ["sha224", "sha256", "sha384", "sha512"]
 BLOCK = {"sha224": 64, "sha256": 64, "sha384": 128, "sha512": 128, "hmacsha256": 64, "hmacsha512": 128}
 TOP = 1000
-_FW: dict[tuple[str, str, str], Firmware] = {}
-
-
-def firmware(prim_id: str, impl: str, target: str) -> Firmware:
-    key = (prim_id, impl, target)
-    if key not in _FW:
-        _FW[key] = Firmware(CATALOG.implementation(prim_id, impl), prim_id, target)
-    return _FW[key]
 
 
 def jobs(ids: list[str], targets: tuple[str, ...] = ("host", "rv32", "armv7m", "avr")) -> list[tuple[str, str, str]]:
@@ -181,6 +173,40 @@ def test_block_function_contract(family: str, impl: str, target: str) -> None:
         res = fw.board.call(symbol, [Buf(struct.pack(fmt, *state), out=True), Buf(data, misalign=misalign),
                                      nblocks], max_instructions=fw.max_instructions)
         assert list(struct.unpack(fmt, res.outputs[0])) == want, f"{symbol} nblocks {nblocks} misalign {misalign}"
+
+
+HMAC_ENTRY_JOBS = [(impl.name, t) for impl in CATALOG.implementations("hmacsha256")
+                   if "SHA2_ASM_HMAC256=1" in impl.defines for t in impl.targets]
+
+
+def test_an_implementation_brings_the_hmac_entries() -> None:
+    """The entries' contract test below must not be vacuous: armv7m-fast brings them."""
+    assert ("armv7m-fast", "armv7m") in HMAC_ENTRY_JOBS
+
+
+@pytest.mark.parametrize("impl,target", HMAC_ENTRY_JOBS)
+def test_hmac_block_entries_contract(impl: str, target: str) -> None:
+    """SHA2_ASM_HMAC256's one-block entries as ref/sha2.h states them, against the FIPS 180-4 compression:
+    block_ipad / block_opad compress K0 ^ 0x36.. / K0 ^ 0x5c.. (K0 bytes at any alignment, all-zero and
+    all-one K0 too), block_words the block whose message words are the 16 native words given."""
+    fw = firmware("hmacsha256", impl, target)
+    name = impl.replace("-", "_")
+    rng = random.Random("hmac entries")
+    for i, misalign in enumerate((0, 1, 2, 3)):
+        state = [rng.getrandbits(32) for _ in range(8)]
+        k0 = (bytes(64), b"\xff" * 64, rng.randbytes(64), rng.randbytes(32) + bytes(32))[i]
+        for entry, pad in (("block_ipad", 0x36), ("block_opad", 0x5C)):
+            want = model.compress256(state, bytes(b ^ pad for b in k0))
+            res = fw.board.call(f"mcu_sha256_{name}_{entry}",
+                                [Buf(struct.pack("<8I", *state), out=True), Buf(k0, misalign=misalign)],
+                                max_instructions=fw.max_instructions)
+            assert list(struct.unpack("<8I", res.outputs[0])) == want, f"{entry} K0 #{i} misalign {misalign}"
+        words = [rng.getrandbits(32) for _ in range(16)]
+        want = model.compress256(state, struct.pack(">16I", *words))
+        res = fw.board.call(f"mcu_sha256_{name}_block_words",
+                            [Buf(struct.pack("<8I", *state), out=True), Buf(struct.pack("<16I", *words))],
+                            max_instructions=fw.max_instructions)
+        assert list(struct.unpack("<8I", res.outputs[0])) == want, f"block_words #{i}"
 
 
 @pytest.mark.parametrize("prim_id,count_at", [("sha256", 96), ("sha512", 192)])
@@ -328,7 +354,7 @@ NULL_PROBE = r'''
 import hashlib, hmac
 from mcucrypt.boards.base import Buf, Int
 from mcucrypt.catalog import load_catalog
-from mcucrypt.firmware import Firmware
+from mcucrypt.firmware import Firmware, shared_firmware as firmware
 from mcucrypt.models import sha2
 cat = load_catalog()
 Z = Int(0, 8)                    # NULL, or a zero size_t (the host's pointers and size_t are 8 bytes)

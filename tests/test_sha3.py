@@ -20,7 +20,7 @@ from mcucrypt.boards import make_board
 from mcucrypt.boards.base import Buf, Int
 from mcucrypt.build import build, impl_define
 from mcucrypt.catalog import load_catalog
-from mcucrypt.firmware import Firmware
+from mcucrypt.firmware import Firmware, shared_firmware as firmware
 from mcucrypt.kinds.hash import DRIVER
 from mcucrypt.models import sha3 as model
 
@@ -74,14 +74,6 @@ def test_model_refuses_a_wrong_digest_length_and_a_customization_string():
 
 # ----------------------------------------------------------------------- the implementations, swept
 
-_fw: dict[tuple[str, str, str], Firmware] = {}
-
-
-def firmware(prim_id: str, impl: str, target: str) -> Firmware:
-    key = (prim_id, impl, target)
-    if key not in _fw:
-        _fw[key] = Firmware(CATALOG.implementation(prim_id, impl), prim_id, target)
-    return _fw[key]
 
 
 @pytest.mark.parametrize("impl,target", FAST + ([pytest.param(i, t) for i, t in SLOW] if FULL else []),

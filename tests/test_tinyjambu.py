@@ -16,13 +16,18 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from mcucrypt import stackwipe
 from mcucrypt.boards.base import Buf, CallResult, Int
 from mcucrypt.catalog import load_catalog
-from mcucrypt.firmware import Firmware
+from mcucrypt.firmware import Firmware, shared_firmware as firmware
 from mcucrypt.kat import Vector
 from mcucrypt.kinds.aead import DRIVER, OUTPUT_FILL, AeadResult, AuthenticationFailed
 from mcucrypt.kinds.base import Mismatch, UsageError, driver_for
@@ -39,14 +44,10 @@ OTHER_ASM = {"cm3-fast": "armv7m", "rv32-fast": "rv32", "rv32-zbb": "rv32"}
 # implementation on the AVR board (the issue's target), and the Cortex-M3 and E31 assembly on their boards.
 PAIRS = [(i, "host") for i in C_IMPLS] + [(i, "avr") for i in C_IMPLS + ASM_IMPLS] + list(OTHER_ASM.items())
 
-_FIRMWARE: dict[tuple[str, str, str], Firmware] = {}
-
-
-def firmware(prim_id: str, impl: str, target: str) -> Firmware:
-    key = (prim_id, impl, target)
-    if key not in _FIRMWARE:
-        _FIRMWARE[key] = Firmware(CATALOG.implementation(prim_id, impl), prim_id, target)
-    return _FIRMWARE[key]
+ROOT = Path(__file__).resolve().parents[1]
+FULL = os.environ.get("MCUCRYPT_FULL", "") not in ("", "0")
+# The E31 implementations with the one-call AEAD (rv32/gen_aead_rv32.py, TJ_ASM_AEAD=1).
+RV32_ONE_CALL = ["rv32-fast", "rv32-zbb"]
 
 
 def kats(prim_id: str) -> list[Vector]:
@@ -217,6 +218,96 @@ def test_fixed_nonce_api_equals_nist_api(prim_id: str, impl: str, target: str) -
         assert back.ok and back.output == pt and back.length == mlen
         forged = DRIVER.decrypt_from_state(fw, state, key, ad, DRIVER.flip_bit(nist.output, 8 * mlen + 5))
         assert DRIVER.released_nothing(forged)
+
+
+# --------------------------------------------------------------- the one-call AEAD on the E31 (issue 35)
+def test_rv32_one_call_aead_generator_is_current() -> None:
+    """tinyjambu_aead_rv32.S is its generator's output, and the generator's own check of its permutations
+    against the specification passes."""
+    proc = subprocess.run([sys.executable, str(ROOT / "crypto/tinyjambu/rv32/gen_aead_rv32.py"), "--check"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("impl", RV32_ONE_CALL)
+@pytest.mark.parametrize("prim_id", IDS)
+def test_kats_on_rv32_one_call_aead(prim_id: str, impl: str) -> None:
+    """Official vectors through the one-call AEAD (the board's buffers are aligned): every 7th entry in the
+    default run (7 is prime to the KAT file's 33 AD lengths, so every PT and AD length 0..32 occurs), all
+    1,089 with MCUCRYPT_FULL=1."""
+    fw = firmware(prim_id, impl, "rv32")
+    vecs = kats(prim_id)
+    for v in vecs if FULL else vecs[::7]:
+        DRIVER.check_vector(fw, v)
+
+
+def _symbol_ranges(fw: Firmware) -> dict[str, range]:
+    out = subprocess.run(["riscv64-unknown-elf-nm", "-S", str(fw.image.path)], capture_output=True, text=True,
+                         check=True).stdout
+    ranges = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            ranges[parts[3]] = range(int(parts[0], 16), int(parts[0], 16) + int(parts[1], 16))
+    return ranges
+
+
+@pytest.mark.parametrize("prim_id", IDS)
+def test_one_call_aead_differential_and_path_on_rv32(prim_id: str) -> None:
+    """rv32-fast against the model on random inputs of every message length mod 4 (0..13, 31..33, 128) and
+    AD lengths 0..9, each decryption genuine and forged (a tag bit, a ciphertext bit) with nothing
+    released; aligned buffers run the one-call routine and never the block loop, misaligned ones the C
+    mode around the block loop, and the stack-wipe table covers both."""
+    fw = firmware(prim_id, "rv32-fast", "rv32")
+    rng = random.Random(f"one-call/{prim_id}")
+    for mlen in [*range(14), 31, 32, 33, 128]:
+        key, nonce = rng.randbytes(fw.params["key_bytes"]), rng.randbytes(12)
+        ad, pt = rng.randbytes(rng.randrange(10)), rng.randbytes(mlen)
+        ct = model.encrypt(prim_id, key, nonce, ad, pt)
+        r = DRIVER.encrypt(fw, key, nonce, ad, pt)
+        assert r.ok and r.output == ct and r.length == mlen + 8, f"mlen {mlen}, adlen {len(ad)}"
+        DRIVER.check_decrypt(fw, key, nonce, ad, ct, pt, f"mlen {mlen}")
+        DRIVER.check_decrypt(fw, key, nonce, ad, DRIVER.flip_bit(ct, 8 * mlen + rng.randrange(64)), None,
+                             f"mlen {mlen}, tag bit flipped")
+        if mlen:
+            DRIVER.check_decrypt(fw, key, nonce, ad, DRIVER.flip_bit(ct, rng.randrange(8 * mlen)), None,
+                                 f"mlen {mlen}, ciphertext bit flipped")
+    sym = _symbol_ranges(fw)
+    one_call = sym[f"mcu_{prim_id}_rv32_fast_aead_enc"]
+    block_loop = sym[f"mcu_{prim_id}_rv32_fast_blocks"]
+    key, nonce, pt = rng.randbytes(fw.params["key_bytes"]), rng.randbytes(12), rng.randbytes(9)
+    for misalign, expect_one_call in ((0, True), (1, False)):
+        res = fw.call("aead_encrypt", {
+            "c": Buf(size=17, out=True, misalign=misalign), "clen": Buf(size=8, out=True), "m": Buf(pt),
+            "mlen": Int(9, 8), "ad": Buf(b""), "adlen": Int(0, 8), "nsec": Buf(b""), "npub": Buf(nonce),
+            "k": Buf(key)}, trace=True)
+        assert res.outputs[0] == model.encrypt(prim_id, key, nonce, b"", pt)
+        assert any(pc in one_call for pc in res.trace.pcs) == expect_one_call
+        assert any(pc in block_loop for pc in res.trace.pcs) != expect_one_call
+        # the MCU_STACK_WIPE wrappers wipe what either path uses (stackwipe.measure misaligns too)
+        assert res.stack_bytes <= stackwipe.load_table()[stackwipe.table_key("rv32", prim_id, fw.impl, "aead_encrypt")]
+
+
+def test_one_call_aead_tag_compare_is_constant_time_on_rv32() -> None:
+    """As on the AVR: a tag wrong in its first or its last byte gives the same instruction trace and the
+    cycles of a successful decryption (the one-call routine compares and wipes without a branch)."""
+    fw = firmware("tinyjambu128", "rv32-fast", "rv32")
+    rng = random.Random("ct-tag-rv32")
+    key, nonce, ad, pt = rng.randbytes(16), rng.randbytes(12), rng.randbytes(3), rng.randbytes(9)
+    ct = model.encrypt("tinyjambu128", key, nonce, ad, pt)
+
+    def call(c: bytes):
+        return fw.call("aead_decrypt", {"m": Buf(size=len(pt), out=True), "mlen": Buf(size=8, out=True),
+                                        "nsec": Buf(b""), "c": Buf(c), "clen": Int(len(c), 8), "ad": Buf(ad),
+                                        "adlen": Int(len(ad), 8), "npub": Buf(nonce), "k": Buf(key)}, trace=True)
+
+    good = call(ct)
+    first = call(DRIVER.flip_bit(ct, 8 * len(pt)))
+    last = call(DRIVER.flip_bit(ct, 8 * len(ct) - 1))
+    assert good.return_value == 0 and good.outputs[0] == pt
+    assert first.return_value != 0 and last.return_value != 0 and not any(first.outputs[0])
+    assert first.trace.pcs == last.trace.pcs == good.trace.pcs
+    assert good.cycles == first.cycles == last.cycles
 
 
 # ------------------------------------------------------------------------------------ permutation

@@ -6,6 +6,7 @@ so its CallResult carries cycles = instructions = stack_bytes = 0 and bench leav
 from __future__ import annotations
 
 import ctypes
+import platform
 from pathlib import Path
 from typing import Sequence
 
@@ -13,6 +14,20 @@ from .base import Arg, Board, BoardError, BoardFault, Buf, CallResult, Int, DEFA
 from .common import CANARY
 
 _CTYPES = {1: ctypes.c_uint8, 2: ctypes.c_uint16, 4: ctypes.c_uint32, 8: ctypes.c_uint64}
+# platform.machine() -> the e_machine of the shared libraries this host loads
+HOST_MACHINES = {"x86_64": "EM_X86_64", "AMD64": "EM_X86_64", "aarch64": "EM_AARCH64", "arm64": "EM_AARCH64",
+                 "riscv64": "EM_RISCV", "ppc64le": "EM_PPC64", "s390x": "EM_S390"}
+
+
+def elf_machine(path: Path) -> str | None:
+    """The e_machine of an ELF file ('EM_RISCV', ...), None if it is not one (the loader then says why)."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+    try:
+        with open(path, "rb") as f:
+            return ELFFile(f)["e_machine"]
+    except (ELFError, OSError, ValueError, EOFError):
+        return None
 
 
 class HostBoard(Board):
@@ -23,7 +38,21 @@ class HostBoard(Board):
         self._lib: ctypes.CDLL | None = None
 
     def load(self, elf: Path | str) -> None:
-        self._lib = ctypes.CDLL(str(Path(elf).resolve()))
+        """Load a shared library built for this machine. An ELF for another machine (a board's firmware)
+        or a file the dynamic loader refuses is a BoardError naming it, never an OSError."""
+        path = Path(elf)
+        if not path.is_file():
+            raise BoardError(f"no such library: {path}")
+        machine = elf_machine(path)
+        want = HOST_MACHINES.get(platform.machine())
+        if machine is not None and want is not None and machine != want:
+            raise BoardError(f"{path.name} is an ELF for {machine.removeprefix('EM_')}, not for this host "
+                             f"({want.removeprefix('EM_')}): the host target calls a shared library built with "
+                             "the host's compiler (cc -shared -fPIC); run a board's firmware with its --target")
+        try:
+            self._lib = ctypes.CDLL(str(path.resolve()))
+        except OSError as e:
+            raise BoardError(f"{path.name}: the host cannot load it as a shared library ({e})") from None
 
     def call(self, symbol: str, args: Sequence[Arg] = (), *, trace: bool = False,
              max_instructions: int = DEFAULT_MAX_INSTRUCTIONS, ret_size: int = 0) -> CallResult:

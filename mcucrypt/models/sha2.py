@@ -74,6 +74,16 @@ def _ror(x: int, n: int, bits: int) -> int:
     return ((x >> n) | (x << (bits - n))) & ((1 << bits) - 1)
 
 
+def _icbrt(x: int) -> int:
+    """floor(cbrt(x)) for x >= 1, by Newton's method on integers (exact; from above, it only decreases)."""
+    r = 1 << -(-x.bit_length() // 3)     # >= cbrt(x)
+    while True:
+        s = (2 * r + x // (r * r)) // 3
+        if s >= r:
+            return r
+        r = s
+
+
 def _k(count: int, bits: int) -> list[int]:
     """K (§4.2.2, §4.2.3): the first ``bits`` bits of the fractional parts of the cube roots of the
     first ``count`` primes, by integer cube roots (exact)."""
@@ -82,16 +92,8 @@ def _k(count: int, bits: int) -> list[int]:
         if all(n % p for p in primes):
             primes.append(n)
         n += 1
-    out = []
-    for p in primes:
-        x = p << (3 * bits)              # floor(cbrt(p) * 2^bits) = icbrt(p * 2^(3 bits))
-        r = int(round(x ** (1 / 3)))
-        while r ** 3 > x:
-            r -= 1
-        while (r + 1) ** 3 <= x:
-            r += 1
-        out.append(r & ((1 << bits) - 1))
-    return out
+    # floor(cbrt(p) * 2^bits) = icbrt(p * 2^(3 bits)); its low ``bits`` bits are the fraction's
+    return [_icbrt(p << (3 * bits)) & ((1 << bits) - 1) for p in primes]
 
 
 K256 = _k(64, 32)

@@ -6,9 +6,24 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..records import check_out_dir, check_out_file
 from ..targets import ROOT
 from .boards import REAL_BOARDS, get_board
 from .image import DEFAULT_RUNS, ImageError, default_out_dir, make_image
+
+
+def _count_at_least(low: int):
+    """An argparse type: an integer >= low (a negative count is a one-line error, not a silent no-op)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 0)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is below the minimum of {low}")
+        return value
+    parse.__name__ = f"integer >= {low}"
+    return parse
 
 
 def _board(name: str):
@@ -23,7 +38,7 @@ def cmd_firmware(opts: argparse.Namespace) -> int:
         return _calib_firmware(opts)
     from .virtual import run_image, run_qemu
     board = _board(opts.board)
-    out = Path(opts.out) if opts.out else default_out_dir(board.name)
+    out = check_out_dir(opts.out if opts.out else default_out_dir(board.name))   # before the build
     built = make_image(board, opts.prim or [], opts.impl or [], out, runs=opts.runs,
                        max_vectors=opts.max_vectors, qemu=opts.qemu or opts.run == "qemu", clock=opts.clock)
     pl = built.plan
@@ -62,7 +77,9 @@ def _calib_firmware(opts: argparse.Namespace) -> int:
     if opts.list:
         print("\n".join(describe(board)))
         return 0
-    out = Path(opts.out) if opts.out else default_out_dir(board.name + "-calib")
+    out = check_out_dir(opts.out if opts.out else default_out_dir(board.name + "-calib"))
+    if opts.results:
+        check_out_file(opts.results, "--results")
     built = make_calib_image(board, opts.kernel or [], out, runs=opts.runs, qemu=opts.qemu or opts.run == "qemu",
                              clock=opts.clock)
     print(f"{board.name}: {len(built.plan.checks)} calibration kernels, {len(built.plan.ops)} timed variants "
@@ -93,9 +110,11 @@ def cmd_ingest(opts: argparse.Namespace) -> int:
         _board(opts.board)
     except ImageError as e:
         raise IngestError(str(e)) from None
+    if opts.out:
+        check_out_file(opts.out)        # before reading the log: a folder or /proc is an error now
     doc, got = ingest(Path(opts.log), opts.board, opts.source)
     calib = "-calib" if got.header.get("kind") == "calib" else ""    # a `firmware --calib` image's log
-    out = Path(opts.out) if opts.out else ROOT / "results" / f"silicon{calib}-{opts.board}.json"
+    out = check_out_file(opts.out or ROOT / "results" / f"silicon{calib}-{opts.board}.json")
     write(doc, out)
     checks = len(got.checks)
     failed = got.failed_checks
@@ -128,11 +147,11 @@ def register(sub) -> None:
     s.add_argument("--impl", action="append", metavar="IMPL",
                    help="implementation (repeatable; default: every one the board runs)")
     s.add_argument("--out", metavar="DIR", help="output directory (default build/silicon/BOARD)")
-    s.add_argument("--runs", type=int, default=DEFAULT_RUNS, metavar="N",
+    s.add_argument("--runs", type=_count_at_least(1), default=DEFAULT_RUNS, metavar="N",
                    help=f"timed runs per operation, 1-31; the median is reported (default {DEFAULT_RUNS})")
-    s.add_argument("--max-vectors", type=int, default=None, metavar="K",
+    s.add_argument("--max-vectors", type=_count_at_least(1), default=None, metavar="K",
                    help="official vectors per implementation (default: as many as the board's data budget holds)")
-    s.add_argument("--clock", type=int, default=None, metavar="HZ",
+    s.add_argument("--clock", type=_count_at_least(1), default=None, metavar="HZ",
                    help="core clock: stm32f103 8/24/32/40/48/56/64/72 MHz (default 24 MHz, 0 wait states; "
                         "the wait states follow), AVR the board's crystal (default 16 MHz)")
     s.add_argument("--qemu", action="store_true",

@@ -11,11 +11,13 @@ up per (prim, impl, target, op).
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..kinds.base import UsageError
+from ..records import SCHEMA_VERSION, RecordsError, check_record, dumps
 from .boards import get_board
 
 SOURCES = ("silicon", "qemu", "virtual")
@@ -46,7 +48,7 @@ def parse_log(text: str, board: str) -> Ingested:
     header: dict | None = None
     out: Ingested | None = None
     skipped = 0
-    for raw in text.splitlines():
+    for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip().strip("\x00")
         start = line.find("{")
         if start < 0:
@@ -74,8 +76,11 @@ def parse_log(text: str, board: str) -> Ingested:
             out.checks.append(obj)
         elif "op" in obj and "cycles" in obj:
             if obj.get("board") != board:
-                raise IngestError(f"record for board {obj.get('board')!r} in a {board} log")
-            out.records.append(obj)
+                raise IngestError(f"line {lineno}: record for board {obj.get('board')!r} in a {board} log")
+            try:
+                out.records.append(check_record(obj, f"line {lineno}"))
+            except RecordsError as e:
+                raise IngestError(str(e)) from None
         elif "summary" in obj:
             out.summary = obj
         else:
@@ -99,7 +104,10 @@ def ingest(log: Path, board: str, source: str = "silicon") -> tuple[dict, Ingest
         text = Path(log).read_bytes().decode("utf-8", errors="replace")
     except OSError as e:
         raise IngestError(f"cannot read {log}: {e.strerror}") from None
-    got = parse_log(text, board)
+    try:
+        got = parse_log(text, board)
+    except IngestError as e:
+        raise IngestError(f"{log}: {e}") from None
     provenance = {
         "source": source,
         "board": board,
@@ -113,9 +121,16 @@ def ingest(log: Path, board: str, source: str = "silicon") -> tuple[dict, Ingest
         "cycles_note": "QEMU does not count cycles: its timing lines are present, not meaningful"
                        if source == "qemu" else "median of the image's warm runs, harness overhead subtracted",
     }
-    return {"provenance": provenance, "records": got.records}, got
+    return {"schema_version": SCHEMA_VERSION, "provenance": provenance, "records": got.records}, got
 
 
 def write(doc: dict, out: Path) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(doc, indent=1) + "\n")
+    """Write the results file (strict JSON) through a temporary file beside it, renamed into place."""
+    text = dumps(doc)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(f".{out.name}.tmp{os.getpid()}")
+        tmp.write_text(text)
+        os.replace(tmp, out)
+    except OSError as e:
+        raise IngestError(f"cannot write {out}: {e.strerror or e}") from None

@@ -18,6 +18,11 @@
  * round), r10-r12, lr four WK words. Frame: [sp, #0..255] WK, [sp, #256..319] spilled W words,
  * [sp, #320] state, [sp, #324] next input, [sp, #328] input end.
  * Constant time: no table indexed by data, no data-dependent branch; the only branch is the block loop.
+ *
+ * HMAC-SHA256's one-block entries (ref/sha2.h, SHA2_ASM_HMAC256) follow in a section of their own:
+ * block_ipad / block_opad (K0 ^ pad, the pad an EOR immediate as each key word is loaded) and
+ * block_words (W[0..15] as native words): each runs its own steps 0-15, then branches to step 16 of
+ * the block function above, whose registers and spills it leaves exactly as the block function does.
  */
 #include "mcucrypt/ns.h"
 
@@ -144,6 +149,7 @@ MCU_FN(sha256, blocks):
     add     r5, r5, r9
     str     r4, [sp, #56]
     str     r5, [sp, #60]
+.Lsha256_step16:
     lsr     r5, r7, #10
     eor     r5, r5, r7, ror #17
     eor     r5, r5, r7, ror #19
@@ -1941,3 +1947,339 @@ MCU_FN(sha256, blocks):
     add     sp, sp, #336
     pop     {r4-r11, pc}
     .size MCU_FN(sha256, blocks), . - MCU_FN(sha256, blocks)
+
+    .section .text.MCU_FN(sha256, hmac_blocks), "ax", %progbits
+    .p2align 2
+.LK256_head:
+    .word   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5
+    .word   0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5
+    .word   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3
+    .word   0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174
+
+/* void mcu_sha256_<impl>_block_ipad(uint32_t state[8], const uint8_t k0[64]);
+ * void mcu_sha256_<impl>_block_opad(uint32_t state[8], const uint8_t k0[64]);
+ * One block of HMAC's K0 ^ ipad (0x36 bytes) or K0 ^ opad (0x5c bytes), K0 = the key padded with zeros
+ * (any alignment). Trick: a pad byte repeated four times is a Thumb-2 modified immediate and commutes
+ * with REV, so each word costs one EOR more than the block function's LDR + REV: no K0 ^ pad buffer, no
+ * XOR pass over it. Register map and frame: the block function's (r0 state, r1 k0 on entry; lr the
+ * input during steps 0-15); after step 15 the registers and spills are exactly the block function's,
+ * so the entry branches into it (next input = end: one block). */
+    .global MCU_FN(sha256, block_ipad)
+    .thumb_func
+    .type MCU_FN(sha256, block_ipad), %function
+MCU_FN(sha256, block_ipad):
+    push    {r4-r11, lr}             // the block function's frame, for one block
+    sub     sp, sp, #336
+    add     r2, r1, #64
+    str     r0, [sp, #320]
+    str     r2, [sp, #328]
+    str     r2, [sp, #324]        // next = end: the block loop ends after this block
+    mov     lr, r1
+    // steps 0-15, W[t] = big-endian word t of k0, XOR 0x36363636
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r2, .LK256_head + 0
+    ldr     r3, .LK256_head + 4
+    rev     r0, r0
+    rev     r1, r1
+    eor     r0, r0, #0x36363636
+    eor     r1, r1, #0x36363636
+    add     r2, r2, r0
+    add     r3, r3, r1
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    ldr     r3, [lr, #8]
+    ldr     r2, [lr, #12]
+    ldr     r4, .LK256_head + 8
+    ldr     r5, .LK256_head + 12
+    rev     r3, r3
+    rev     r2, r2
+    eor     r3, r3, #0x36363636
+    eor     r2, r2, #0x36363636
+    add     r4, r4, r3
+    add     r5, r5, r2
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    ldr     r5, [lr, #16]
+    ldr     r4, [lr, #20]
+    ldr     r6, .LK256_head + 16
+    ldr     r7, .LK256_head + 20
+    rev     r5, r5
+    rev     r4, r4
+    eor     r5, r5, #0x36363636
+    eor     r4, r4, #0x36363636
+    add     r6, r6, r5
+    add     r7, r7, r4
+    str     r6, [sp, #16]
+    str     r7, [sp, #20]
+    ldr     r7, [lr, #24]
+    ldr     r6, [lr, #28]
+    ldr     r8, .LK256_head + 24
+    ldr     r9, .LK256_head + 28
+    rev     r7, r7
+    rev     r6, r6
+    eor     r7, r7, #0x36363636
+    eor     r6, r6, #0x36363636
+    add     r8, r8, r7
+    add     r9, r9, r6
+    str     r8, [sp, #24]
+    str     r9, [sp, #28]
+    ldr     r9, [lr, #32]
+    ldr     r8, [lr, #36]
+    ldr     r10, .LK256_head + 32
+    ldr     r11, .LK256_head + 36
+    rev     r9, r9
+    rev     r8, r8
+    eor     r9, r9, #0x36363636
+    eor     r8, r8, #0x36363636
+    add     r10, r10, r9
+    add     r11, r11, r8
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
+    str     r6, [sp, #284]
+    ldr     r11, [lr, #40]
+    ldr     r10, [lr, #44]
+    ldr     r12, .LK256_head + 40
+    ldr     r6, .LK256_head + 44
+    rev     r11, r11
+    rev     r10, r10
+    eor     r11, r11, #0x36363636
+    eor     r10, r10, #0x36363636
+    add     r12, r12, r11
+    add     r6, r6, r10
+    str     r12, [sp, #40]
+    str     r6, [sp, #44]
+    str     r9, [sp, #288]
+    str     r7, [sp, #280]
+    ldr     r6, [lr, #48]
+    ldr     r12, [lr, #52]
+    ldr     r9, .LK256_head + 48
+    ldr     r7, .LK256_head + 52
+    rev     r6, r6
+    rev     r12, r12
+    eor     r6, r6, #0x36363636
+    eor     r12, r12, #0x36363636
+    add     r9, r9, r6
+    add     r7, r7, r12
+    str     r9, [sp, #48]
+    str     r7, [sp, #52]
+    str     r4, [sp, #276]
+    str     r5, [sp, #272]
+    ldr     r7, [lr, #56]
+    ldr     r9, [lr, #60]
+    ldr     r4, .LK256_head + 56
+    ldr     r5, .LK256_head + 60
+    rev     r7, r7
+    rev     r9, r9
+    eor     r7, r7, #0x36363636
+    eor     r9, r9, #0x36363636
+    add     r4, r4, r7
+    add     r5, r5, r9
+    str     r4, [sp, #56]
+    str     r5, [sp, #60]
+    b.w     .Lsha256_step16           // the rest of the block function, registers as it expects
+    .size MCU_FN(sha256, block_ipad), . - MCU_FN(sha256, block_ipad)
+
+    .global MCU_FN(sha256, block_opad)
+    .thumb_func
+    .type MCU_FN(sha256, block_opad), %function
+MCU_FN(sha256, block_opad):
+    push    {r4-r11, lr}             // the block function's frame, for one block
+    sub     sp, sp, #336
+    add     r2, r1, #64
+    str     r0, [sp, #320]
+    str     r2, [sp, #328]
+    str     r2, [sp, #324]        // next = end: the block loop ends after this block
+    mov     lr, r1
+    // steps 0-15, W[t] = big-endian word t of k0, XOR 0x5c5c5c5c
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r2, .LK256_head + 0
+    ldr     r3, .LK256_head + 4
+    rev     r0, r0
+    rev     r1, r1
+    eor     r0, r0, #0x5c5c5c5c
+    eor     r1, r1, #0x5c5c5c5c
+    add     r2, r2, r0
+    add     r3, r3, r1
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    ldr     r3, [lr, #8]
+    ldr     r2, [lr, #12]
+    ldr     r4, .LK256_head + 8
+    ldr     r5, .LK256_head + 12
+    rev     r3, r3
+    rev     r2, r2
+    eor     r3, r3, #0x5c5c5c5c
+    eor     r2, r2, #0x5c5c5c5c
+    add     r4, r4, r3
+    add     r5, r5, r2
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    ldr     r5, [lr, #16]
+    ldr     r4, [lr, #20]
+    ldr     r6, .LK256_head + 16
+    ldr     r7, .LK256_head + 20
+    rev     r5, r5
+    rev     r4, r4
+    eor     r5, r5, #0x5c5c5c5c
+    eor     r4, r4, #0x5c5c5c5c
+    add     r6, r6, r5
+    add     r7, r7, r4
+    str     r6, [sp, #16]
+    str     r7, [sp, #20]
+    ldr     r7, [lr, #24]
+    ldr     r6, [lr, #28]
+    ldr     r8, .LK256_head + 24
+    ldr     r9, .LK256_head + 28
+    rev     r7, r7
+    rev     r6, r6
+    eor     r7, r7, #0x5c5c5c5c
+    eor     r6, r6, #0x5c5c5c5c
+    add     r8, r8, r7
+    add     r9, r9, r6
+    str     r8, [sp, #24]
+    str     r9, [sp, #28]
+    ldr     r9, [lr, #32]
+    ldr     r8, [lr, #36]
+    ldr     r10, .LK256_head + 32
+    ldr     r11, .LK256_head + 36
+    rev     r9, r9
+    rev     r8, r8
+    eor     r9, r9, #0x5c5c5c5c
+    eor     r8, r8, #0x5c5c5c5c
+    add     r10, r10, r9
+    add     r11, r11, r8
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
+    str     r6, [sp, #284]
+    ldr     r11, [lr, #40]
+    ldr     r10, [lr, #44]
+    ldr     r12, .LK256_head + 40
+    ldr     r6, .LK256_head + 44
+    rev     r11, r11
+    rev     r10, r10
+    eor     r11, r11, #0x5c5c5c5c
+    eor     r10, r10, #0x5c5c5c5c
+    add     r12, r12, r11
+    add     r6, r6, r10
+    str     r12, [sp, #40]
+    str     r6, [sp, #44]
+    str     r9, [sp, #288]
+    str     r7, [sp, #280]
+    ldr     r6, [lr, #48]
+    ldr     r12, [lr, #52]
+    ldr     r9, .LK256_head + 48
+    ldr     r7, .LK256_head + 52
+    rev     r6, r6
+    rev     r12, r12
+    eor     r6, r6, #0x5c5c5c5c
+    eor     r12, r12, #0x5c5c5c5c
+    add     r9, r9, r6
+    add     r7, r7, r12
+    str     r9, [sp, #48]
+    str     r7, [sp, #52]
+    str     r4, [sp, #276]
+    str     r5, [sp, #272]
+    ldr     r7, [lr, #56]
+    ldr     r9, [lr, #60]
+    ldr     r4, .LK256_head + 56
+    ldr     r5, .LK256_head + 60
+    rev     r7, r7
+    rev     r9, r9
+    eor     r7, r7, #0x5c5c5c5c
+    eor     r9, r9, #0x5c5c5c5c
+    add     r4, r4, r7
+    add     r5, r5, r9
+    str     r4, [sp, #56]
+    str     r5, [sp, #60]
+    b.w     .Lsha256_step16           // the rest of the block function, registers as it expects
+    .size MCU_FN(sha256, block_opad), . - MCU_FN(sha256, block_opad)
+
+/* void mcu_sha256_<impl>_block_words(uint32_t state[8], const uint32_t w[16]);
+ * One block given as its 16 message words W[0..15], native 32-bit words (word aligned), so HMAC's outer
+ * block takes the inner digest H0..H7 straight from the inner state (no byte-order round trip: no
+ * store as big-endian bytes, no REV back). Register map and frame: as block_ipad above. */
+    .global MCU_FN(sha256, block_words)
+    .thumb_func
+    .type MCU_FN(sha256, block_words), %function
+MCU_FN(sha256, block_words):
+    push    {r4-r11, lr}             // the block function's frame, for one block
+    sub     sp, sp, #336
+    add     r2, r1, #64
+    str     r0, [sp, #320]
+    str     r2, [sp, #328]
+    str     r2, [sp, #324]        // next = end: the block loop ends after this block
+    mov     lr, r1
+    // steps 0-15, W[t] = native word t of w
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r2, .LK256_head + 0
+    ldr     r3, .LK256_head + 4
+    add     r2, r2, r0
+    add     r3, r3, r1
+    str     r2, [sp, #0]
+    str     r3, [sp, #4]
+    ldr     r3, [lr, #8]
+    ldr     r2, [lr, #12]
+    ldr     r4, .LK256_head + 8
+    ldr     r5, .LK256_head + 12
+    add     r4, r4, r3
+    add     r5, r5, r2
+    str     r4, [sp, #8]
+    str     r5, [sp, #12]
+    ldr     r5, [lr, #16]
+    ldr     r4, [lr, #20]
+    ldr     r6, .LK256_head + 16
+    ldr     r7, .LK256_head + 20
+    add     r6, r6, r5
+    add     r7, r7, r4
+    str     r6, [sp, #16]
+    str     r7, [sp, #20]
+    ldr     r7, [lr, #24]
+    ldr     r6, [lr, #28]
+    ldr     r8, .LK256_head + 24
+    ldr     r9, .LK256_head + 28
+    add     r8, r8, r7
+    add     r9, r9, r6
+    str     r8, [sp, #24]
+    str     r9, [sp, #28]
+    ldr     r9, [lr, #32]
+    ldr     r8, [lr, #36]
+    ldr     r10, .LK256_head + 32
+    ldr     r11, .LK256_head + 36
+    add     r10, r10, r9
+    add     r11, r11, r8
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
+    str     r6, [sp, #284]
+    ldr     r11, [lr, #40]
+    ldr     r10, [lr, #44]
+    ldr     r12, .LK256_head + 40
+    ldr     r6, .LK256_head + 44
+    add     r12, r12, r11
+    add     r6, r6, r10
+    str     r12, [sp, #40]
+    str     r6, [sp, #44]
+    str     r9, [sp, #288]
+    str     r7, [sp, #280]
+    ldr     r6, [lr, #48]
+    ldr     r12, [lr, #52]
+    ldr     r9, .LK256_head + 48
+    ldr     r7, .LK256_head + 52
+    add     r9, r9, r6
+    add     r7, r7, r12
+    str     r9, [sp, #48]
+    str     r7, [sp, #52]
+    str     r4, [sp, #276]
+    str     r5, [sp, #272]
+    ldr     r7, [lr, #56]
+    ldr     r9, [lr, #60]
+    ldr     r4, .LK256_head + 56
+    ldr     r5, .LK256_head + 60
+    add     r4, r4, r7
+    add     r5, r5, r9
+    str     r4, [sp, #56]
+    str     r5, [sp, #60]
+    b.w     .Lsha256_step16           // the rest of the block function, registers as it expects
+    .size MCU_FN(sha256, block_words), . - MCU_FN(sha256, block_words)

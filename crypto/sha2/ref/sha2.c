@@ -531,7 +531,7 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
 #define IPAD 0x36363636u
 #define OPAD 0x5c5c5c5cu
 
-#define HMAC_FAMILY(fam, BLOCK, DIGEST, IV)                                                            \
+#define HMAC_KEYING(fam, BLOCK, DIGEST, IV)                                                            \
     static void hmac##fam##_init(hmacsha##fam##_ctx_t *c, const uint8_t *key, size_t keylen)          \
     {                                                                                                  \
         uint8_t *k0 = c->inner.block.b;                                                                \
@@ -570,8 +570,10 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
         sha##fam##_pad(&c->inner);                                                                     \
         sha##fam##_digest(&c->inner, tag, DIGEST);                                                     \
         wipe_ctx(c, sizeof *c);                                                                        \
-    }                                                                                                  \
-                                                                                                       \
+    }
+
+/* The one-shot and the API over a family's init and finish. */
+#define HMAC_ONESHOT(fam)                                                                              \
     static void hmac##fam##_oneshot(uint8_t *tag, const uint8_t *key, size_t keylen, const uint8_t *in, \
                                     size_t inlen)                                                      \
     {                                                                                                  \
@@ -579,8 +581,9 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
         hmac##fam##_init(&c, key, keylen);                                                             \
         sha##fam##_absorb(&c.inner, in, inlen);                                                        \
         hmac##fam##_finish(&c, tag);                                                                   \
-    }                                                                                                  \
-                                                                                                       \
+    }
+
+#define HMAC_API(fam, DIGEST)                                                                          \
     void MCU_FN(hmacsha##fam, mac)(uint8_t *out, const uint8_t *key, size_t keylen, const uint8_t *in, \
                                    size_t inlen)                                                       \
     {                                                                                                  \
@@ -623,8 +626,143 @@ void MCU_FN(sha512, final)(uint8_t *ctx, unsigned char *out)
         return (int)ok - 1;                                                                            \
     }
 
-HMAC_FAMILY(256, SHA256_BLOCK_BYTES, 32, IV256)
-HMAC_FAMILY(512, SHA512_BLOCK_BYTES, 64, IV512)
+#if SHA2_ASM_HMAC256
+/* HMAC-SHA256 on the implementation's one-block entries (contract in sha2.h). Everything around the five
+ * compressions of a short MAC is straight word stores, so the entries are what costs:
+ * - K0 is built once in the block buffer (key words by unaligned-safe 4-byte copies) and compressed
+ *   as K0 ^ ipad and K0 ^ opad by block_ipad / block_opad themselves: no pad buffer, no XOR passes;
+ * - a message of whole blocks (the count a multiple of 64) gets its padding block as native words
+ *   (0x80000000, zeros, the bit length) through block_words: no bytes to zero and turn around;
+ * - the outer block is the inner state's words as they are, then its padding words (block_words):
+ *   the inner digest is never stored as big-endian bytes to be read back;
+ * - the loops are unrolled (GCC's pragma: -O2 keeps 8- and 16-word loops as loops, whose branch and
+ *   index cost more than their one-cycle stores on the M3).
+ * The context layout is the generic one: the incremental API is unchanged. */
+#if defined(__GNUC__) && __GNUC__ >= 8   /* the unroll pragma exists from GCC 8 */
+#define HMAC_UNROLL _Pragma("GCC unroll 64")
+#else
+#define HMAC_UNROLL
+#endif
+
+static void zero_words(uint32_t *w, uint8_t n)
+{
+    HMAC_UNROLL
+    for (uint8_t i = 0; i < n; i++) {
+        w[i] = 0;
+    }
+}
+
+/* K0 = SHA-256(key) for a key longer than the block: out of line, so that the hash context it needs is
+ * on the stack only for such keys. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void hmac256_hash_key(uint8_t *k0, const uint8_t *key, size_t keylen)
+{
+    sha256_oneshot(IV256, k0, 32, key, keylen);
+}
+
+/* IV, K0 into the block buffer, the two key blocks; K0 stays in the buffer (the callers zero it or
+ * overwrite it). */
+static void hmac256_key_blocks(hmacsha256_ctx_t *c, const uint8_t *key, size_t keylen)
+{
+    uint8_t *k0 = c->inner.block.b;
+    uint32_t *w = c->inner.block.w;
+    zero_words(w, 16);
+    if (keylen > SHA256_BLOCK_BYTES) {
+        hmac256_hash_key(k0, key, keylen);
+    } else if (keylen > 0) {   /* key may be NULL when keylen is 0 */
+        size_t i = 0;
+        for (; i + 16 <= keylen; i += 16) {
+            memcpy(&w[i / 4], key + i, 16);  /* four loads in a burst, four stores */
+        }
+        for (; i + 4 <= keylen; i += 4) {
+            memcpy(&w[i / 4], key + i, 4);   /* one (unaligned) word load and store */
+        }
+        for (; i < keylen; i++) {
+            k0[i] = key[i];
+        }
+    }
+    HMAC_UNROLL
+    for (uint8_t i = 0; i < 8; i++) {
+        c->inner.h[i] = IV256[i];
+        c->outer[i] = IV256[i];
+    }
+    MCU_FN(sha256, block_ipad)(c->inner.h, k0);
+    MCU_FN(sha256, block_opad)(c->outer, k0);
+    c->inner.count = SHA256_BLOCK_BYTES;
+}
+
+static void hmac256_init(hmacsha256_ctx_t *c, const uint8_t *key, size_t keylen)
+{
+    hmac256_key_blocks(c, key, keylen);
+    zero_words(c->inner.block.w, 16);      /* the context keeps no key bytes */
+}
+
+static void hmac256_finish(hmacsha256_ctx_t *c, uint8_t *tag)
+{
+    uint32_t *w = c->inner.block.w;
+    uint64_t bits = c->inner.count << 3;
+    if ((c->inner.count & (SHA256_BLOCK_BYTES - 1)) == 0) {   /* whole blocks: the padding block alone */
+        w[0] = 0x80000000u;
+        zero_words(w + 1, 13);
+        w[14] = (uint32_t)(bits >> 32);
+        w[15] = (uint32_t)bits;
+        MCU_FN(sha256, block_words)(c->inner.h, w);
+    } else {
+        sha256_pad(&c->inner);
+    }
+    /* The outer block is the inner digest H0..H7 followed by its padding words: the context's h[8] and
+     * the first 8 words of the block buffer behind it, read by block_words in place. */
+    w[0] = 0x80000000u;                      /* padding: 0x80, zeros, the bit length of K0 || digest */
+    zero_words(w + 1, 6);
+    w[7] = (SHA256_BLOCK_BYTES + 32) * 8;
+    MCU_FN(sha256, block_words)(c->outer, (const uint32_t *)(const void *)&c->inner);   /* h, then w */
+    HMAC_UNROLL
+    for (uint8_t i = 0; i < 8; i++) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint32_t be = __builtin_bswap32(c->outer[i]);   /* REV + one (unaligned) STR, not 4 STRBs */
+        memcpy(tag + 4 * i, &be, 4);
+#else
+        store_be32(tag + 4 * i, c->outer[i]);
+#endif
+    }
+    /* The wipe: wipe_ctx's volatile word stores (any type's bytes, never dropped), unrolled: 34 STRs. */
+    volatile uint32_t *v = (volatile uint32_t *)(void *)c;
+    HMAC_UNROLL
+    for (uint8_t i = 0; i < sizeof *c / 4; i++) {
+        v[i] = 0;
+    }
+#if defined(__GNUC__)
+    __asm__ __volatile__("" : : "r"(c) : "memory");
+#endif
+}
+
+/* The one-shot skips mac_init's zeroing of K0: the message's tail and the padding overwrite it before
+ * the finish's wipe. */
+static void hmac256_oneshot(uint8_t *tag, const uint8_t *key, size_t keylen, const uint8_t *in, size_t inlen)
+{
+    hmacsha256_ctx_t c;
+    hmac256_key_blocks(&c, key, keylen);
+    c.inner.count += inlen;                  /* sha256_absorb on an empty buffer: whole blocks, the tail */
+    if (inlen >= SHA256_BLOCK_BYTES) {
+        MCU_FN(sha256, blocks)(c.inner.h, in, inlen / SHA256_BLOCK_BYTES);
+        in += inlen & ~(size_t)(SHA256_BLOCK_BYTES - 1);
+    }
+    inlen &= SHA256_BLOCK_BYTES - 1;
+    if (inlen > 0) {
+        memcpy(c.inner.block.b, in, inlen);
+    }
+    hmac256_finish(&c, tag);
+}
+#else
+HMAC_KEYING(256, SHA256_BLOCK_BYTES, 32, IV256)
+HMAC_ONESHOT(256)
+#endif
+HMAC_KEYING(512, SHA512_BLOCK_BYTES, 64, IV512)
+HMAC_ONESHOT(512)
+HMAC_API(256, 32)
+HMAC_API(512, 64)
 
 /* ------------------------------------------------------------------------------------ HKDF-SHA256 */
 

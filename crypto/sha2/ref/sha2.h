@@ -14,6 +14,13 @@
  * Every input and every state word is secret: no branch, address or variable-latency instruction may
  * depend on them (lengths are public).
  *
+ * With SHA2_ASM_HMAC256=1 the implementation also brings HMAC-SHA256's one-block entries, so that the
+ * modes build no pad buffer and no byte-order round trip (each compresses exactly one block):
+ *   MCU_FN(sha256, block_ipad)(state, k0) / MCU_FN(sha256, block_opad)(state, k0): the block
+ *     k0 ^ 0x3636..36 / k0 ^ 0x5c5c..5c, k0 64 bytes (the key padded with zeros), any alignment;
+ *   MCU_FN(sha256, block_words)(state, w): the block whose message words W[0..15] are w[0..15] as
+ *     native 32-bit words (word aligned): big-endian bytes already decoded.
+ *
  * Public API, per primitive id (prototypes in META.yml; symbols mcu_<id>_<impl>_<op>):
  *   sha224, sha256, sha384, sha512: hash (one-shot, returns 0), init, update, final
  *   hmacsha256, hmacsha512:         mac, mac_init, mac_update, mac_final, verify (0 or -1)
@@ -36,6 +43,10 @@
 #endif
 #ifndef SHA2_ASM_512
 #error "SHA2_ASM_512 must be defined: 1 where the implementation supplies MCU_FN(sha512, blocks) in assembly, else 0"
+#endif
+
+#ifndef SHA2_ASM_HMAC256
+#error "SHA2_ASM_HMAC256 must be defined: 1 where the implementation supplies HMAC-SHA256's one-block entries (block_ipad, block_opad, block_words), else 0"
 #endif
 
 #define SHA256_BLOCK_BYTES 64
@@ -76,6 +87,11 @@ typedef struct {
 
 void MCU_FN(sha256, blocks)(uint32_t state[8], const uint8_t *in, size_t nblocks);
 void MCU_FN(sha512, blocks)(uint64_t state[8], const uint8_t *in, size_t nblocks);
+#if SHA2_ASM_HMAC256
+void MCU_FN(sha256, block_ipad)(uint32_t state[8], const uint8_t k0[SHA256_BLOCK_BYTES]);
+void MCU_FN(sha256, block_opad)(uint32_t state[8], const uint8_t k0[SHA256_BLOCK_BYTES]);
+void MCU_FN(sha256, block_words)(uint32_t state[8], const uint32_t w[SHA256_BLOCK_BYTES / 4]);
+#endif
 
 /* The public API (the catalog's prototypes, crypto/sha2/META.yml). */
 #define SHA2_HASH_DECL(id)                                                                             \

@@ -250,6 +250,60 @@ static void load_state(uint32_t *s, const uint32_t *state)
     }
 }
 
+/* The NIST calls in C: initialization, then the phases. With the one-call assembly AEAD (below) they are
+ * the path for misaligned buffers, in a function of their own so that the aligned path saves none of
+ * the registers and stack the C mode needs; otherwise inlined as always. */
+#if TJ_ASM_AEAD
+#define TJ_NIST_C static __attribute__((noinline))
+#else
+#define TJ_NIST_C static inline __attribute__((always_inline))
+#endif
+
+TJ_NIST_C void tj_encrypt_nist(const tj_ops *o, unsigned char *c, unsigned long long *clen, const unsigned char *m,
+                               size_t mlen, const unsigned char *ad, size_t adlen, const unsigned char *npub,
+                               const unsigned char *k)
+{
+    uint32_t s[4];
+    tj_init(o, s, k, npub);
+    tj_encrypt(o, s, k, c, clen, m, mlen, ad, adlen);
+}
+
+TJ_NIST_C int tj_decrypt_nist(const tj_ops *o, unsigned char *m, unsigned long long *mlen, const unsigned char *c,
+                              size_t clen, const unsigned char *ad, size_t adlen, const unsigned char *npub,
+                              const unsigned char *k)
+{
+    uint32_t s[4];
+    tj_init(o, s, k, npub);
+    return tj_decrypt(o, s, k, m, mlen, c, clen, ad, adlen);
+}
+
+/* The one-call assembly AEAD (TJ_ASM_AEAD, rv32-fast/rv32-zbb: rv32/gen_aead_rv32.py) takes the NIST
+ * calls whose buffers it can move with LW/SW: the key, nonce, message, output and (when there is any)
+ * AD 4-byte aligned. Alignment is a property of the pointers (public); anything else goes through the C
+ * mode below. The decryption verdict is declassified as in tj_decrypt, after the comparison (in the
+ * assembly, checked); *mlen is then set from it. */
+#if TJ_ASM_AEAD
+#define TJ_ALIGNED(p) ((((uintptr_t)(p)) & 3u) == 0)
+#define TJ_AEAD_ASM_OK(k, npub, ad, adlen, in, out) \
+    (TJ_ALIGNED(k) && TJ_ALIGNED(npub) && TJ_ALIGNED(in) && TJ_ALIGNED(out) && ((adlen) == 0 || TJ_ALIGNED(ad)))
+#define TJ_AEAD_ASM_ENCRYPT(id)                                                                               \
+    if (TJ_AEAD_ASM_OK(k, npub, ad, adlen, m, c)) {                                                           \
+        MCU_FN(id, aead_enc)(c, m, (size_t)mlen, ad, (size_t)adlen, npub, k);                                 \
+        *clen = mlen + TINYJAMBU_TAG_BYTES;                                                                   \
+        return 0;                                                                                             \
+    }
+#define TJ_AEAD_ASM_DECRYPT(id)                                                                               \
+    if (TJ_AEAD_ASM_OK(k, npub, ad, adlen, c, m)) {                                                           \
+        size_t plen = (size_t)clen - TINYJAMBU_TAG_BYTES;                                                     \
+        uint32_t ok = mcu_declassify((uint32_t)MCU_FN(id, aead_dec)(m, c, plen, ad, (size_t)adlen, npub, k) + 1u); \
+        *mlen = (unsigned long long)(plen & (size_t)(0u - (size_t)ok));                                       \
+        return (int)ok - 1;                                                                                   \
+    }
+#else
+#define TJ_AEAD_ASM_ENCRYPT(id)
+#define TJ_AEAD_ASM_DECRYPT(id)
+#endif
+
 /* The public API of one primitive id; MCU_FN(id, perm) is its permutation (internal representation) and
  * LARGE the step count of its P_large. */
 #define TINYJAMBU_DEFINE(id, LARGE)                                                                           \
@@ -259,13 +313,12 @@ static void load_state(uint32_t *s, const uint32_t *state)
                                  unsigned long long adlen, const unsigned char *nsec,                         \
                                  const unsigned char *npub, const unsigned char *k)                           \
     {                                                                                                         \
-        uint32_t s[4];                                                                                        \
         (void)nsec;                                                                                           \
         if (too_long(mlen) || too_long(adlen) || too_long(mlen + TINYJAMBU_TAG_BYTES)) {                      \
             return -1;                                                                                        \
         }                                                                                                     \
-        tj_init(&tj_ops_##id, s, k, npub);                                                                    \
-        tj_encrypt(&tj_ops_##id, s, k, c, clen, m, (size_t)mlen, ad, (size_t)adlen);                          \
+        TJ_AEAD_ASM_ENCRYPT(id)                                                                               \
+        tj_encrypt_nist(&tj_ops_##id, c, clen, m, (size_t)mlen, ad, (size_t)adlen, npub, k);                  \
         return 0;                                                                                             \
     }                                                                                                         \
     int MCU_FN(id, aead_decrypt)(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,             \
@@ -273,14 +326,13 @@ static void load_state(uint32_t *s, const uint32_t *state)
                                  const unsigned char *ad, unsigned long long adlen,                           \
                                  const unsigned char *npub, const unsigned char *k)                           \
     {                                                                                                         \
-        uint32_t s[4];                                                                                        \
         (void)nsec;                                                                                           \
         *mlen = 0;                                                                                            \
         if (clen < TINYJAMBU_TAG_BYTES || too_long(clen) || too_long(adlen)) {                                \
             return -1;                                                                                        \
         }                                                                                                     \
-        tj_init(&tj_ops_##id, s, k, npub);                                                                    \
-        return tj_decrypt(&tj_ops_##id, s, k, m, mlen, c, (size_t)clen, ad, (size_t)adlen);                   \
+        TJ_AEAD_ASM_DECRYPT(id)                                                                               \
+        return tj_decrypt_nist(&tj_ops_##id, m, mlen, c, (size_t)clen, ad, (size_t)adlen, npub, k);           \
     }                                                                                                         \
     void MCU_FN(id, permute)(uint32_t *state, const uint8_t *key, uint16_t steps)                             \
     {                                                                                                         \

@@ -15,7 +15,12 @@
  *   whole 4-byte blocks of the mode in one call, each: state bits 36..38 ^= frame (frame = bits << 4),
  *   P_steps, then by mode TJ_ABSORB: s[3] ^= in word; TJ_ENCRYPT: s[3] ^= in word, out word = in ^ s[2];
  *   TJ_DECRYPT: out word = in ^ s[2], s[3] ^= out word (s[2] the specification word). The state stays
- *   in registers from block to block. Without it, tinyjambu.c does the same with a loop over perm. */
+ *   in registers from block to block. Without it, tinyjambu.c does the same with a loop over perm.
+ *
+ * aead_enc(c, m, mlen, ad, adlen, npub, k) / aead_dec(m, c, mlen, ad, adlen, npub, k): optional
+ *   (TJ_ASM_AEAD=1): the NIST encryption / decryption from the key set-up to the tag in one call, for
+ *   4-byte aligned k, npub, m, c and (adlen > 0) ad; mlen is the message length (the tag at c + mlen).
+ *   aead_dec returns 0, or -1 with the mlen plaintext bytes wiped (constant time). */
 #ifndef MCUCRYPT_TINYJAMBU_PERM_H
 #define MCUCRYPT_TINYJAMBU_PERM_H
 
@@ -29,7 +34,15 @@
 #error "TJ_ASM_BLOCKS must be defined: 1 where the implementation supplies the block loop (avr-fast, cm3-fast, rv32-fast, rv32-zbb), else 0"
 #endif
 
+/* TJ_ASM_AEAD=1 (rv32-fast, rv32-zbb): the implementation also supplies aead_enc / aead_dec, the whole
+ * AEAD in one call (rv32/gen_aead_rv32.py), which the mode takes for 4-byte aligned buffers; 0 (the
+ * default, every other implementation): the mode's own C around perm and blocks. */
+#ifndef TJ_ASM_AEAD
+#define TJ_ASM_AEAD 0
+#endif
+
 #ifndef __ASSEMBLER__
+#include <stddef.h>
 #include <stdint.h>
 #include "mcucrypt/ns.h"
 
@@ -45,7 +58,11 @@ typedef void (*tj_blocks_fn)(uint32_t *state, const uint8_t *key, uint16_t steps
     void MCU_FN(id, perm)(uint32_t *state, const uint8_t *key, uint16_t steps);                     \
     void MCU_FN(id, perm_std)(uint32_t *state, const uint8_t *key, uint16_t steps);                 \
     void MCU_FN(id, blocks)(uint32_t *state, const uint8_t *key, uint16_t steps, uint8_t frame,     \
-                            const uint8_t *in, uint8_t *out, uint16_t nblocks, uint8_t mode);
+                            const uint8_t *in, uint8_t *out, uint16_t nblocks, uint8_t mode);       \
+    void MCU_FN(id, aead_enc)(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t *ad,         \
+                              size_t adlen, const uint8_t *npub, const uint8_t *k);                 \
+    int MCU_FN(id, aead_dec)(uint8_t *m, const uint8_t *c, size_t mlen, const uint8_t *ad,          \
+                             size_t adlen, const uint8_t *npub, const uint8_t *k);
 
 TJ_PERM_DECLARE(tinyjambu128)
 TJ_PERM_DECLARE(tinyjambu192)
