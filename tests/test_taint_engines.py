@@ -181,24 +181,24 @@ def test_unknown_engine_is_refused(monkeypatch) -> None:
         engine_choice()
 
 
-def test_ct_engine_option(monkeypatch) -> None:
+def test_ct_engine_option(monkeypatch, capsys) -> None:
     """`mcucrypt ct --engine python` runs the reference engine (over the environment's choice): the same
     report as the C engine's; an unknown engine is a usage error."""
     import json
-    import subprocess
-    import sys
 
-    proc = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "ct", "aes128", "--target", "rv32", "--impl",
-                           "rv32-table", "--seed", "3", "--json", "--engine", "python"], cwd=ROOT,
-                          capture_output=True, text=True, env={**os.environ, ENGINE_ENV: "bogus"})
-    assert proc.returncode == 0, proc.stderr
-    reference = json.loads(proc.stdout)
+    from mcucrypt.cli import main
+
+    monkeypatch.setenv(ENGINE_ENV, "bogus")        # --engine wins; monkeypatch restores what cmd_ct sets
+    assert main(["ct", "aes128", "--target", "rv32", "--impl", "rv32-table", "--seed", "3", "--json",
+                 "--engine", "python"]) == 0
+    reference = json.loads(capsys.readouterr().out)
+    assert os.environ[ENGINE_ENV] == "python"
     assert reference["findings"], "the table implementation has secret-indexed loads (allowed: cacheless)"
     monkeypatch.setenv(ENGINE_ENV, "c")
     fw = Firmware(load_catalog().implementation("aes128", "rv32-table"), "aes128", "rv32")
     report = ct.check(fw, mode="taint", seed=3).to_json()
     assert {k: v for k, v in report.items() if k != "seconds"} == \
         {k: v for k, v in reference.items() if k != "seconds"}
-    proc = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "ct", "aes128", "--target", "rv32",
-                           "--engine", "rust"], cwd=ROOT, capture_output=True, text=True)
-    assert proc.returncode == 2 and "invalid choice: 'rust'" in proc.stderr
+    with pytest.raises(SystemExit) as exit_:
+        main(["ct", "aes128", "--target", "rv32", "--engine", "rust"])
+    assert exit_.value.code == 2 and "invalid choice: 'rust'" in capsys.readouterr().err
