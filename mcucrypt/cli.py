@@ -23,6 +23,7 @@ from . import ct as ct_mod
 from . import runner
 from .boards import make_board
 from .boards.base import DEFAULT_MAX_INSTRUCTIONS, Arg, BoardError, BoardFault, Buf, Int
+from .boards.taint_common import ENGINE_ENV, ENGINES
 from .build import BuildError
 from .catalog import CatalogError, load_catalog
 from .firmware import Firmware
@@ -578,6 +579,8 @@ def cmd_ct(opts: argparse.Namespace) -> int:
     target = _target(opts.target)
     if target == "host":
         raise CliError("the constant-time check runs on a virtual board (rv32, armv7m, avr), not on host")
+    if opts.engine:
+        os.environ[ENGINE_ENV] = opts.engine     # the boards read it when a tainted call starts
     if opts.all:
         return _ct_sweep(opts, target)
     for name in ("out", "scheduler", "jobs"):
@@ -1130,6 +1133,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--all: continue an interrupted run from the journal beside the results file")
     s.add_argument("--scheduler", metavar="ADDRESS",
                    help="--all: run the checks on the Dask cluster whose scheduler is at ADDRESS (docs/cluster.md)")
+    s.add_argument("--engine", choices=ENGINES,
+                   help="taint mode's engine on rv32: c (native, the default) or python (the reference); "
+                   f"the default comes from {ENGINE_ENV} when set")
     s.set_defaults(func=cmd_ct)
 
     s = sub.add_parser("report", help="tables, plots and provenance from a results file",

@@ -611,15 +611,18 @@ class Rv32Board(Board):
         hooks = self._add_trace_hooks(tr) if tr is not None else []
         tainter = None
         if taint is not None:       # the taint engine (taint_rv32.py): a hook before every instruction
-            tainter, taint_hooks = taint_rv32.attach(self, taint, args, placed, sp)
-            hooks += taint_hooks
+            tainter = taint_rv32.attach(self, taint, args, placed, sp, [(DTIM_BASE, DTIM_SIZE)])
+        else:
+            taint_rv32.drop_native_hook(self)
         self._stop: BoardFault | None = None
         try:
             self._run(entry, max_instructions)
         finally:
             for h in hooks:
                 uc.hook_del(h)
-            if hooks:
+            if tainter is not None:
+                tainter.detach()
+            if hooks or (tainter is not None and tainter.needs_flush):
                 uc.ctl_flush_tb()
         model.finish(SENTINEL)
 
@@ -633,7 +636,7 @@ class Rv32Board(Board):
             outputs=[bytes(uc.mem_read(p.address, p.buf.length)) for p in placed if p.buf.out],
             return_value=value, cycles=model.cycles, instructions=model.instructions,
             stack_bytes=stack_high_water(painted, paint_base, sp), trace=tr,
-            taint=tainter.collector.result() if tainter is not None else None, stack_left=stack_left(painted))
+            taint=tainter.result() if tainter is not None else None, stack_left=stack_left(painted))
 
     def _run(self, entry: int, max_instructions: int) -> None:
         """Run from ``entry`` until the callee returns to SENTINEL, in chunks, feeding the model."""

@@ -4,7 +4,8 @@ four APSR flags tracked one by one.
 
 Two Python hooks: a code hook before every instruction (register and flag propagation, and every check
 that depends only on registers), and a memory hook on every data access (the bytes a load reads and a
-store writes, so no addressing mode has to be re-implemented). ``_plan`` builds one closure per address.
+store writes, so no addressing mode has to be re-implemented). ``_plan`` builds one closure per address;
+the engine is kept per loaded firmware (``reset`` between calls), so an address is planned once.
 
 * data processing: the written registers take the union of the read registers' taints (capstone's
   ``regs_access``); ADC/SBC/RRX also read C. Precision: EOR/SUB of a register with itself is an
@@ -163,6 +164,27 @@ class Armv7mTaint:
         self.cs.detail = True
         self.declassify = board._image.symbols.get(DECLASSIFY_SYMBOL, -1) & ~1
         self.instructions = 0
+        self.uc, self.image = board._uc, board._image
+
+    def reset(self, collector: TaintCollector, regs: list[int], memory: ShadowMemory) -> None:
+        """Start another call on the same firmware: the plans (closures over the state lists, which are
+        reset in place) and the decoded IT blocks are kept, so each address is decoded and planned once
+        per loaded firmware rather than once per call (for unrolled code, nearly all of a call's time)."""
+        self.collector = collector
+        self.regs[:] = regs
+        self.flags[:] = [0] * 5
+        self.known_ones[:] = [0] * 16
+        self.bits[:] = [_ALL_ONES] * 16
+        self.known_mem.clear()
+        self.bounds[:] = [None] * 16
+        self.bounds_mem.clear()
+        self.mem = memory
+        self.it_pending = []
+        self.pending = None
+        self.instructions = 0
+
+    def _report(self, kind: str, pc: int, mask: int, detail: str = "") -> None:
+        self.collector.report(kind, pc, mask, detail)
 
     def hook(self, uc) -> list[int]:
         return [uc.hook_add(UC_HOOK_CODE, self._on_code),
@@ -278,7 +300,7 @@ class Armv7mTaint:
 
     def _plan(self, pc: int) -> Callable[[], None]:
         insn = self._decode(pc)
-        regs, flags, report = self.regs, self.flags, self.collector.report
+        regs, flags, report = self.regs, self.flags, self._report
         bits = self.bits
         declassify = pc == self.declassify
         if insn is None:
@@ -519,7 +541,7 @@ class Armv7mTaint:
         """MRS Rd, <psr> reads the flags (N, Z, C, V and the sticky Q) into a register: Rd takes their
         taint. MSR <psr>, Rn writes them back: the flags take Rn's. A secret written to any other special
         register (PRIMASK, BASEPRI, FAULTMASK, CONTROL, MSP, PSP) is a ``secret-to-io`` finding."""
-        regs, flags, report = self.regs, self.flags, self.collector.report
+        regs, flags, report = self.regs, self.flags, self._report
         ops = insn.operands
         reg = next((_GPR[o.reg] for o in ops if o.type == A.ARM_OP_REG and o.reg in _GPR), None)
         special = insn.op_str.split(",")[1 if insn.id == A.ARM_INS_MRS else 0].strip().lower()
@@ -564,7 +586,7 @@ class Armv7mTaint:
 
     def _data_processing(self, pc: int, insn, reads: list[int], writes: list[int],
                          cond_taint: Callable[[], int], text: str) -> Callable[[], None]:
-        regs, flags, report = self.regs, self.flags, self.collector.report
+        regs, flags, report = self.regs, self.flags, self._report
         uc = self.board._uc
         iid = insn.id
         reg_sources = [_GPR[o.reg] for o in insn.operands
@@ -696,6 +718,10 @@ def attach(board, spec, args, placed, sp: int) -> tuple[Armv7mTaint, list[int]]:
     regs = [0] * 16
     memory = ShadowMemory()
     seed(collector, args, placed, marshal_aapcs, sp, memory, regs)
-    engine = Armv7mTaint(board, collector, regs, memory)
+    engine = getattr(board, "_taint_engine", None)
+    if engine is None or engine.uc is not board._uc or engine.image is not board._image:
+        engine = board._taint_engine = Armv7mTaint(board, collector, regs, memory)
+    else:
+        engine.reset(collector, regs, memory)
     board._uc.ctl_flush_tb()          # hooks are compiled into translated blocks
     return engine, engine.hook(board._uc)

@@ -6,18 +6,66 @@ A taint is a bit mask over the call's labels (bit i = the i-th secret parameter 
 Registers carry one mask each (word granularity), memory one mask per byte (``ShadowMemory``: a dict
 holding only the tainted bytes). The engines update the shadow state from a Python hook that runs before
 each instruction (see taint_rv32.py, taint_armv7m.py and docs/constant-time.md for the rules).
+
+Two engines: the Python one (the reference: its rules are the specification) and, on rv32, the same rules
+in C (taint_native.c), registered with Unicorn as a native hook. ``MCUCRYPT_TAINT_ENGINE`` (``c``, the
+default, or ``python``; ``mcucrypt ct --engine``) chooses; a board without a C engine uses Python.
 """
 from __future__ import annotations
 
+import ctypes
+import hashlib
+import os
+import subprocess
+from functools import lru_cache
+from pathlib import Path
 from typing import Callable, Sequence
 
-from .base import Arg, Board, Buf, Int, TaintFinding, TaintSpec
+import unicorn
+
+from .base import Arg, Board, BoardError, Buf, Int, TaintFinding, TaintSpec
 from .common import Marshalled, PlacedBuf
 
 # Finding kinds beyond base.TAINT_* (the rv32/armv7m engines' own; ct.CLASS_OF_TAINT names their class).
 TAINT_CONDITIONAL = "conditional-execution"   # an instruction whose executed and skipped times differ,
 #                                               under a condition on secret flags (Thumb IT blocks)
 TAINT_IO = "secret-to-io"                     # a secret written to an I/O register or CSR that is not scratch
+
+
+ENGINE_ENV = "MCUCRYPT_TAINT_ENGINE"
+ENGINES = ("c", "python")
+NATIVE_SOURCE = Path(__file__).with_name("taint_native.c")
+
+
+def engine_choice() -> str:
+    """The taint engine the environment asks for: 'c' (default) or 'python' (the reference)."""
+    name = os.environ.get(ENGINE_ENV, "") or "c"
+    if name not in ENGINES:
+        raise BoardError(f"{ENGINE_ENV}={name!r}: the taint engines are {', '.join(ENGINES)}")
+    return name
+
+
+@lru_cache(maxsize=None)
+def native_library() -> ctypes.CDLL:
+    """taint_native.c compiled with the host compiler against Unicorn's headers (once per source and
+    compiler, cached in build/host/; a parallel compile never exposes a half-written library)."""
+    from ..build import BUILD_DIR
+    from ..targets import get_target
+
+    cc = get_target("host").cc
+    include = Path(unicorn.__file__).parent / "include"
+    source = NATIVE_SOURCE.read_bytes()
+    key = hashlib.sha256(source + str(include).encode() + cc.encode()).hexdigest()[:16]
+    out = BUILD_DIR / "host" / f"taint-native-{key}.so"
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(out.name + f".tmp{os.getpid()}")
+        proc = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", f"-I{include}",
+                               str(NATIVE_SOURCE), "-o", str(tmp)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise BoardError(f"compiling {NATIVE_SOURCE.name} failed:\n{proc.stderr.strip()}")
+        os.replace(tmp, out)
+    return ctypes.CDLL(str(out))
 
 
 class ShadowMemory:
