@@ -62,7 +62,8 @@ def test_constant_time_claim(job: Job, firmware_cache: dict[Job, Firmware]) -> N
     report = ct.check(fw, trials=ct.TRIALS_IN_TEST)
     assert report.mode == ("taint" if fw.board.supports_taint else "trace")
     assert report.verdict == "pass", report.summary()
-    assert report.seconds < 60, f"a taint run must finish in under a minute: {report.summary()}"
+    # No wall-clock bound here: timed unit tests fail on a loaded machine and prove nothing about the
+    # engine. The measured taint speed per board and engine is in docs/constant-time.md (Taint mode).
 
 
 C_IMPLS = sorted({(j.prim, j.impl) for j in JOBS if j.target == "host"})
