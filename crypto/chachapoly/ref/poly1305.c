@@ -8,6 +8,61 @@
 #include "mcucrypt/declassify.h"
 #include "mcucrypt/wipe.h"
 
+/* Radix 2^8 words for the final reduction (once per tag: its speed does not matter, its clarity does):
+ * limbs 0..15 to 8 bits, the carries moving up into limb 16. */
+static void carry(uint32_t x[17])
+{
+    for (unsigned i = 0; i < 16; i++) {
+        x[i + 1] += x[i] >> 8;
+        x[i] &= 0xffu;
+    }
+}
+
+void MCU_FN(poly1305, finish)(uint8_t tag[16], const uint8_t hb[17], const uint8_t s[16])
+{
+    uint32_t h[17], g[17];
+    for (unsigned i = 0; i < 17; i++) {
+        h[i] = hb[i];
+    }
+    /* h < 2^136 (any 17 bytes): fold twice, then h < 2^130 + 5 * 2^3 with limbs below 2^8 */
+    for (unsigned pass = 0; pass < 2; pass++) {
+        uint32_t top = h[16] >> 2;
+        h[16] &= 3u;
+        h[0] += top + (top << 2);
+        carry(h);
+    }
+    /* h mod p: h - p = h + 5 - 2^130 when h + 5 reaches 2^130 (at most once: h < 2p) */
+    uint32_t c = 5;
+    for (unsigned i = 0; i < 17; i++) {
+        c += h[i];
+        g[i] = c & 0xffu;
+        c >>= 8;
+    }
+    uint32_t use_g = 0u - ((g[16] >> 2) & 1u);   /* all ones when h + 5 >= 2^130 */
+    /* + s mod 2^128 (bits 128, 129 of the reduced h drop out) */
+    c = 0;
+    for (unsigned i = 0; i < 16; i++) {
+        uint32_t v = (h[i] & ~use_g) | (g[i] & use_g);
+        c += v + s[i];
+        tag[i] = (uint8_t)c;
+        c >>= 8;
+    }
+}
+
+void MCU_FN(poly1305, clamp)(uint8_t r[16], const uint8_t key[16])
+{
+    for (unsigned i = 0; i < 16; i++) {
+        r[i] = key[i];
+    }
+    r[3] &= 15;
+    r[7] &= 15;
+    r[11] &= 15;
+    r[15] &= 15;
+    r[4] &= 252;
+    r[8] &= 252;
+    r[12] &= 252;
+}
+
 /* The message's whole blocks, then its tail padded with 0x01 and zeros (hibit 0): into h. */
 static void absorb_message(uint8_t h[17], const uint8_t r[16], const uint8_t *in, size_t inlen)
 {
