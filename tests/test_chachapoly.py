@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 
 import pytest
 from cryptography.hazmat.primitives import poly1305 as ossl_poly1305
@@ -28,6 +30,7 @@ from mcucrypt.firmware import Firmware
 from mcucrypt.kinds import aead, mac
 from mcucrypt.kinds.base import driver_for
 from mcucrypt.models import chachapoly as model
+from mcucrypt.targets import ROOT
 
 FULL = os.environ.get("MCUCRYPT_FULL") == "1"
 CATALOG = load_catalog()
@@ -176,3 +179,10 @@ def test_run_contract(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run("chacha20poly1305", "--key", key.hex(), "--nonce", "00" * 12,
                          "--input", aead.AeadDriver.flip_bit(ct, 0).hex(), "--decrypt")
     assert code == 2 and "authentication failed" in err and b"hello".hex() not in out
+
+
+def test_generated_columns_are_current() -> None:
+    """avr/poly1305_columns_r8.inc is what avr/gen_poly1305_r8.py writes."""
+    gen = ROOT / "crypto/chachapoly/avr/gen_poly1305_r8.py"
+    proc = subprocess.run([sys.executable, str(gen), "--check"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

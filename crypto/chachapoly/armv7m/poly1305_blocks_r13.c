@@ -26,6 +26,7 @@ static inline uint32_t bits13(const uint8_t *p, unsigned bit)
 /* h_i < 2^13 for i < 9, then limb 9's excess (the part at 2^130 and above) folded x5 into limb 0. */
 static inline void carry10(uint32_t h[10])
 {
+#pragma GCC unroll 9
     for (unsigned i = 0; i < 9; i++) {
         h[i + 1] += h[i] >> 13;
         h[i] &= M13;
@@ -51,6 +52,7 @@ void MCU_FN(poly1305, blocks)(uint8_t hb[17], const uint8_t r[16], const uint8_t
     }
     for (; nblocks > 0; nblocks--, in += 16) {
         /* the block's 128 bits as limbs 0..8 and 11 bits of limb 9, the pad bit at 2^128 = bit 11 of limb 9 */
+#pragma GCC unroll 9
         for (unsigned i = 0; i < 9; i++) {
             unsigned bit = 13 * i, byte = bit >> 3;
             uint32_t w = (uint32_t)in[byte] | ((uint32_t)in[byte + 1] << 8) | ((byte + 2 < 16 ? (uint32_t)in[byte + 2] : 0u) << 16);
@@ -59,17 +61,22 @@ void MCU_FN(poly1305, blocks)(uint8_t hb[17], const uint8_t r[16], const uint8_t
         h[9] += ((uint32_t)in[14] >> 5) | ((uint32_t)in[15] << 3) | ((uint32_t)hibit << 11);
         carry10(h);
         uint32_t d[10];
+        /* unrolled (the indices become constants, h, rr and ss registers or fixed stack slots) */
+#pragma GCC unroll 10
         for (unsigned i = 0; i < 10; i++) {
             uint32_t acc = 0;
+#pragma GCC unroll 10
             for (unsigned j = 0; j <= i; j++) {
                 acc += h[j] * rr[i - j];
             }
+#pragma GCC unroll 10
             for (unsigned j = i + 1; j < 10; j++) {
                 acc += h[j] * ss[10 + i - j];
             }
             d[i] = acc;
         }
         carry10(d);
+#pragma GCC unroll 10
         for (unsigned i = 0; i < 10; i++) {
             h[i] = d[i];
         }

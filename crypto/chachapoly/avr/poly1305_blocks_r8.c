@@ -8,7 +8,8 @@
  * (the portable reference skips that carry and pays 16x16 products instead). A column sums at most 17
  * direct products (below 2^20.1) and 16 that land at limb 17 + i, folded back x320 (2^136 = 2^6 x 2^130
  * = 320 mod p) after the column is summed: both sums fit the AVR's 24-bit integers (__uint24); the
- * column itself (below 2^28.4) is 32-bit. Two carry passes afterwards, as in the reference.
+ * column with its carry (below 2^29) is 32-bit. The first carry pass runs along the columns, the second
+ * after folding the part at 2^130 and above back x5.
  * Branches and indices depend on the block count only: constant time (mcucrypt ct checks the binary). */
 #include "../ref/poly1305.h"
 
@@ -22,8 +23,7 @@ static inline uint16_t mul8(uint8_t a, uint8_t b)
 void MCU_FN(poly1305, blocks)(uint8_t hb[17], const uint8_t r[16], const uint8_t *in, size_t nblocks,
                               uint8_t hibit)
 {
-    uint8_t h[17];
-    uint32_t x[17];
+    uint8_t h[17], n[17];
     for (uint8_t i = 0; i < 17; i++) {
         h[i] = hb[i];
     }
@@ -36,32 +36,21 @@ void MCU_FN(poly1305, blocks)(uint8_t hb[17], const uint8_t r[16], const uint8_t
             c >>= 8;
         }
         h[16] = (uint8_t)(h[16] + c + hibit);
-        for (uint8_t i = 0; i < 17; i++) {
-            u24 direct = 0, folded = 0;
-            for (uint8_t j = i > 15 ? i - 15 : 0; j <= i; j++) {
-                direct += mul8(h[j], r[i - j]);
-            }
-            for (uint8_t j = i + 2; j < 17; j++) {
-                folded += mul8(h[j], r[17 + i - j]);
-            }
-            x[i] = (uint32_t)direct + ((uint32_t)folded << 8) + ((uint32_t)folded << 6);
-        }
-        for (uint8_t pass = 0; pass < 2; pass++) {
-            for (uint8_t i = 0; i < 16; i++) {
-                x[i + 1] += x[i] >> 8;
-                x[i] &= 0xffu;
-            }
-            uint32_t top = x[16] >> 2;   /* 2^130 = 5 (mod p) */
-            x[16] &= 3u;
-            x[0] += top + (top << 2);
-        }
-        /* after the second pass x[0] may exceed a byte (by at most 5 x 1): one more carry step keeps
-         * every limb a byte; h_16 gets at most 4 */
+        /* the 17 columns, unrolled by gen_poly1305_r8.py: every index a constant, each product an LDD
+         * pair, one MUL and a 24-bit addition; the first carry pass runs along (n[] the new limbs) */
+        u24 direct, folded;
+        uint32_t carry = 0;
+#include "poly1305_columns_r8.inc"
+        /* carry is now limb 16 (below 2^29): its part at 2^130 and above folds x5 into limb 0 */
+        uint32_t top = carry >> 2;
+        n[16] = (uint8_t)(carry & 3u);
+        uint32_t f = top + (top << 2);
         for (uint8_t i = 0; i < 16; i++) {
-            x[i + 1] += x[i] >> 8;
-            h[i] = (uint8_t)x[i];
+            f += n[i];
+            h[i] = (uint8_t)f;
+            f >>= 8;
         }
-        h[16] = (uint8_t)x[16];
+        h[16] = (uint8_t)(n[16] + f);   /* at most 3 + 1 */
     }
     for (uint8_t i = 0; i < 17; i++) {
         hb[i] = h[i];
