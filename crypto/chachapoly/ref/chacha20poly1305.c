@@ -6,10 +6,11 @@
  * Encryption: the one-time Poly1305 key is the first 32 bytes of ChaCha20 block 0; the message is
  * XORed with the key stream from block 1; the tag covers AD, zeros to a 16-byte boundary, the
  * ciphertext, zeros to a boundary, then both lengths as 64-bit little-endian words.
- * Decryption checks the tag over the ciphertext BEFORE decrypting anything: on a bad tag it writes no
- * byte of plaintext (the output buffer keeps what it held; nothing to wipe) and sets *mlen to 0. The
- * comparison is branch-free; its verdict is the one secret-derived value made public (mcu_declassify),
- * and only that public verdict decides whether the decryption runs. */
+ * Decryption checks the tag over the ciphertext BEFORE decrypting anything: on a bad tag no byte of
+ * plaintext is ever computed; the output buffer is zeroed (the AEAD kind's contract: on -1 the output
+ * holds zeros, whatever it held before) and *mlen is 0. The comparison is branch-free; its verdict is the
+ * one secret-derived value made public (mcu_declassify), and only that public verdict decides whether
+ * the decryption runs. */
 #include "poly1305.h"
 #include "mcucrypt/declassify.h"
 #include "mcucrypt/wipe.h"
@@ -114,7 +115,8 @@ int MCU_FN(chacha20poly1305, aead_decrypt)(unsigned char *m, unsigned long long 
     /* diff in 0..255: diff - 1 borrows into bit 8 exactly when diff is 0 */
     uint32_t ok = mcu_declassify(((diff - 1u) >> 8) & 1u);
     if (!ok) {
-        return -1;          /* nothing written: no plaintext released */
+        mcu_wipe(m, n);     /* no plaintext was computed; the output holds zeros, as for every AEAD here */
+        return -1;
     }
     MCU_FN(chacha20, xor)(m, c, n, k, npub, 1);
     *mlen = (unsigned long long)n;

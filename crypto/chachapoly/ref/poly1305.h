@@ -22,6 +22,13 @@
 
 #include "mcucrypt/ns.h"
 
+/* crypto/chacha20's sources, compiled into this family, take its names (mcu_chachapoly_chacha20_<impl>_*):
+ * an export holding both families then links. META.yml passes the define to every source; the
+ * ChaCha20 sources do not include this header, so the modes check it here. */
+#ifndef chacha20
+#error "chacha20 must be defined as chachapoly_chacha20: crypto/chacha20's symbols in this family's namespace"
+#endif
+
 #define POLY1305_KEY_BYTES 32
 #define POLY1305_TAG_BYTES 16
 #define POLY1305_BLOCK_BYTES 16
