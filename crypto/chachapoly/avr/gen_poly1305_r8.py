@@ -29,7 +29,8 @@ def column(i: int) -> list[str]:
     if folded:
         for n, (j, k) in enumerate(folded):
             lines.append(f"folded {'=' if n == 0 else '+='} mul8(h[{j}], r[{k}]);")
-        lines.append("carry += (uint32_t)direct + ((uint32_t)folded << 8) + ((uint32_t)folded << 6);")
+        lines.append("f8 = (uint32_t)folded << 8;   /* 320 folded = 256 folded + 256 folded / 4: a byte move and two shifts */")
+        lines.append("carry += (uint32_t)direct + f8 + (f8 >> 2);")
     else:
         lines.append("carry += (uint32_t)direct;")
     if i < LIMBS - 1:

@@ -39,6 +39,7 @@ void MCU_FN(poly1305, blocks)(uint8_t hb[17], const uint8_t r[16], const uint8_t
         /* the 17 columns, unrolled by gen_poly1305_r8.py: every index a constant, each product an LDD
          * pair, one MUL and a 24-bit addition; the first carry pass runs along (n[] the new limbs) */
         u24 direct, folded;
+        uint32_t f8;
         uint32_t carry = 0;
 #include "poly1305_columns_r8.inc"
         /* carry is now limb 16 (below 2^29): its part at 2^130 and above folds x5 into limb 0 */

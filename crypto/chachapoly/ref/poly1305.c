@@ -8,42 +8,38 @@
 #include "mcucrypt/declassify.h"
 #include "mcucrypt/wipe.h"
 
-/* Radix 2^8 words for the final reduction (once per tag: its speed does not matter, its clarity does):
- * limbs 0..15 to 8 bits, the carries moving up into limb 16. */
-static void carry(uint32_t x[17])
-{
-    for (unsigned i = 0; i < 16; i++) {
-        x[i + 1] += x[i] >> 8;
-        x[i] &= 0xffu;
-    }
-}
-
+/* tag = ((h mod p) + s) mod 2^128, on bytes with 16-bit carries (once per tag; bytes suit every core,
+ * the AVR most). h is any 17 bytes (below 2^136). */
 void MCU_FN(poly1305, finish)(uint8_t tag[16], const uint8_t hb[17], const uint8_t s[16])
 {
-    uint32_t h[17], g[17];
+    uint8_t h[17], g[17];
+    uint16_t c;
     for (unsigned i = 0; i < 17; i++) {
         h[i] = hb[i];
     }
-    /* h < 2^136 (any 17 bytes): fold twice, then h < 2^130 + 5 * 2^3 with limbs below 2^8 */
+    /* fold the bits at 2^130 and above back x5 (2^130 = 5 mod p), twice: then h < 2^130 + 5 * 2^3 */
     for (unsigned pass = 0; pass < 2; pass++) {
-        uint32_t top = h[16] >> 2;
+        c = (uint16_t)((h[16] >> 2) * 5u);
         h[16] &= 3u;
-        h[0] += top + (top << 2);
-        carry(h);
+        for (unsigned i = 0; i < 16; i++) {
+            c = (uint16_t)(c + h[i]);
+            h[i] = (uint8_t)c;
+            c >>= 8;
+        }
+        h[16] = (uint8_t)(h[16] + c);
     }
     /* h mod p: h - p = h + 5 - 2^130 when h + 5 reaches 2^130 (at most once: h < 2p) */
-    uint32_t c = 5;
+    c = 5;
     for (unsigned i = 0; i < 17; i++) {
-        c += h[i];
-        g[i] = c & 0xffu;
+        c = (uint16_t)(c + h[i]);
+        g[i] = (uint8_t)c;
         c >>= 8;
     }
-    uint32_t use_g = 0u - ((g[16] >> 2) & 1u);   /* all ones when h + 5 >= 2^130 */
+    uint8_t use_g = (uint8_t)(0u - ((g[16] >> 2) & 1u));   /* all ones when h + 5 >= 2^130 */
     /* + s mod 2^128 (bits 128, 129 of the reduced h drop out) */
     c = 0;
     for (unsigned i = 0; i < 16; i++) {
-        uint32_t v = (h[i] & ~use_g) | (g[i] & use_g);
-        c += v + s[i];
+        c = (uint16_t)(c + (uint8_t)((h[i] & (uint8_t)~use_g) | (g[i] & use_g)) + s[i]);
         tag[i] = (uint8_t)c;
         c >>= 8;
     }
