@@ -44,7 +44,8 @@ static void absorb_padded(uint8_t h[17], const uint8_t r[16], const uint8_t *p, 
         MCU_FN(poly1305, blocks)(h, r, p, whole, 1);
     }
     if (rest > 0) {
-        uint8_t last[16] = {0};
+        uint8_t last[16];
+        mcu_wipe(last, sizeof last);      /* zeros (= {0} becomes a memset call under -Os) */
         for (size_t i = 0; i < rest; i++) {
             last[i] = p[16 * whole + i];
         }
@@ -63,7 +64,8 @@ static void store64(uint8_t *p, unsigned long long v)
 static void aead_tag(uint8_t tag[16], const uint8_t *ad, size_t adlen, const uint8_t *ct, size_t ctlen,
                      const uint8_t *npub, const uint8_t *k)
 {
-    uint8_t otk[64], r[16], h[17] = {0}, lengths[16];
+    uint8_t otk[64], r[16], h[17], lengths[16];
+    mcu_wipe(h, sizeof h);
     MCU_FN(chacha20, block)(otk, k, npub, 0);
     MCU_FN(poly1305, clamp)(r, otk);
     absorb_padded(h, r, ad, adlen);

@@ -67,7 +67,8 @@ static void absorb_message(uint8_t h[17], const uint8_t r[16], const uint8_t *in
         MCU_FN(poly1305, blocks)(h, r, in, whole, 1);
     }
     if (rest > 0) {
-        uint8_t last[16] = {0};
+        uint8_t last[16];
+        mcu_wipe(last, sizeof last);      /* zeros (a plain loop or = {0} becomes a memset call under -Os) */
         for (size_t i = 0; i < rest; i++) {
             last[i] = in[16 * whole + i];
         }
@@ -79,7 +80,8 @@ static void absorb_message(uint8_t h[17], const uint8_t r[16], const uint8_t *in
 
 static void oneshot(uint8_t tag[16], const uint8_t *key, const uint8_t *in, size_t inlen)
 {
-    uint8_t r[16], h[17] = {0};
+    uint8_t r[16], h[17];
+    mcu_wipe(h, sizeof h);
     MCU_FN(poly1305, clamp)(r, key);
     absorb_message(h, r, in, inlen);
     MCU_FN(poly1305, finish)(tag, h, key + 16);
@@ -98,10 +100,7 @@ void MCU_FN(poly1305, mac_init)(uint8_t *ctx, const uint8_t *key)
     for (unsigned i = 0; i < 16; i++) {
         ctx[POLY1305_CTX_S + i] = key[16 + i];
     }
-    for (unsigned i = 0; i < 17 + 16; i++) {   /* h and buf */
-        ctx[POLY1305_CTX_H + i] = 0;
-    }
-    ctx[POLY1305_CTX_USED] = 0;
+    mcu_wipe(ctx + POLY1305_CTX_H, 17 + 16 + 1);   /* h, buf, used */
 }
 
 void MCU_FN(poly1305, mac_update)(uint8_t *ctx, const uint8_t *in, size_t inlen)
@@ -140,9 +139,7 @@ void MCU_FN(poly1305, mac_final)(uint8_t *ctx, uint8_t *out)
     size_t used = ctx[POLY1305_CTX_USED] & 15u;
     if (used > 0) {
         buf[used] = 1;
-        for (size_t i = used + 1; i < 16; i++) {
-            buf[i] = 0;
-        }
+        mcu_wipe(buf + used + 1, 15 - used);
         MCU_FN(poly1305, blocks)(h, ctx + POLY1305_CTX_R, buf, 1, 0);
     }
     MCU_FN(poly1305, finish)(out, h, ctx + POLY1305_CTX_S);
