@@ -45,6 +45,7 @@ void MCU_FN(poly1305, blocks)(uint8_t hb[17], const uint8_t r[16], const uint8_t
         rx[i] = r[i];
     }
     rx[16] = 0;
+#pragma GCC unroll 10
     for (unsigned i = 0; i < 10; i++) {
         rr[i] = bits13(rx, 13 * i);
         ss[i] = 5 * rr[i];
@@ -82,20 +83,21 @@ void MCU_FN(poly1305, blocks)(uint8_t hb[17], const uint8_t r[16], const uint8_t
         }
     }
     /* fully carried (limb 9 keeps the bits at 2^130 and above), packed into 17 bytes */
+#pragma GCC unroll 9
     for (unsigned i = 0; i < 9; i++) {
         h[i + 1] += h[i] >> 13;
         h[i] &= M13;
     }
-    uint32_t acc = 0;
-    unsigned have = 0, k = 0;
-    for (unsigned i = 0; i < 10; i++) {
-        acc |= h[i] << have;
-        have += 13;
-        while (have >= 8 && k < 16) {
-            hb[k++] = (uint8_t)acc;
-            acc >>= 8;
-            have -= 8;
-        }
+    /* limb i sits at bit 13 i: four little-endian words and the top byte */
+    const uint32_t w[4] = {h[0] | (h[1] << 13) | (h[2] << 26), (h[2] >> 6) | (h[3] << 7) | (h[4] << 20),
+                           (h[4] >> 12) | (h[5] << 1) | (h[6] << 14) | (h[7] << 27),
+                           (h[7] >> 5) | (h[8] << 8) | (h[9] << 21)};
+#pragma GCC unroll 4
+    for (unsigned i = 0; i < 4; i++) {
+        hb[4 * i] = (uint8_t)w[i];
+        hb[4 * i + 1] = (uint8_t)(w[i] >> 8);
+        hb[4 * i + 2] = (uint8_t)(w[i] >> 16);
+        hb[4 * i + 3] = (uint8_t)(w[i] >> 24);
     }
-    hb[16] = (uint8_t)acc;   /* the last 2 bits of limb 9's 13 and its carries above */
+    hb[16] = (uint8_t)(h[9] >> 11);   /* the bits at 2^128 and above */
 }
