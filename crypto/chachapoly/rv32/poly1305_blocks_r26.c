@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* Poly1305 block function for RV32IM (rv32-fast): radix 2^26, five limbs (the contract: ref/poly1305.h).
  *
- * Why this radix on the E31: a 26x26-bit product is one MUL (low word) and one MULHU (high word), both
- * fixed-latency on the E31, and five of them sum without overflow in a 64-bit (two-register)
- * accumulator; carries are then shifts and masks, no carry flag needed (RV32 has none: a radix-2^32
- * carry chain costs an SLTU per addition). 2^130 = 5 (mod p), so a product landing at limb 5 + i folds
+ * Why this radix: a 26x26-bit product is one MUL (low word) and one MULHU (high word), both fixed time
+ * on the E31, five of them sum without overflow in a 64-bit (two-register) column (an SLTU per addition:
+ * RV32 has no carry flag), and the radix's headroom makes the carry pass between limbs a few shifts and
+ * masks. Its cost is 50 multiplications a block on the E31's serial 5-cycle multiplier; radix 2^32 needs
+ * 36 (docs/chachapoly.md). 2^130 = 5 (mod p), so a product landing at limb 5 + i folds
  * into limb i times 5: the folded r limbs (5 r_i) are computed once per call. Bounds: limbs below
  * 2^26 (h4 below 2^27 with the added block; any 17 input bytes keep every sum below 2^64), r limbs
  * below 2^26, 5 r_i below 2^28.4. One carry pass per block (d0 -> d4, d4's top times 5 back into h0,
