@@ -126,6 +126,11 @@ def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str
     if kind == "hash":
         return [("OUT_BYTES", p["out_bytes"], "digest (hash) or default output length (XOF)"),
                 ("CTX_BYTES", p["ctx_bytes"], "incremental context (init/update/final or squeeze)")]
+    if kind == "mac" and "key_bytes" in p:
+        return [("KEY_BYTES", p["key_bytes"], "key (a one-time key: never two messages under one key)"),
+                ("TAG_BYTES", p["tag_bytes"], "tag (mac, mac_final; verify takes exactly TAG_BYTES)"),
+                ("BLOCK_BYTES", p["block_bytes"], "the block the message is processed in"),
+                ("CTX_BYTES", p["ctx_bytes"], "incremental context (mac_init/mac_update/mac_final)")]
     if kind == "mac":
         return [("TAG_BYTES", p["tag_bytes"], "tag (mac, mac_final; verify takes min_tag_bytes..TAG_BYTES)"),
                 ("BLOCK_BYTES", p["block_bytes"], "the hash's block (keys longer than this are hashed first)"),
@@ -366,6 +371,10 @@ NONCE_RULES = {
                  "nonces are unsafe beyond about 2^32 messages per key (birthday bound). A repeated nonce "
                  "reveals the XOR of the two messages' first blocks and voids the authenticity guarantee; the fixednonce "
                  "functions serve one message per state for this reason.",
+    "chachapoly": "ChaCha20-Poly1305 (RFC 8439): a 12-byte nonce that never repeats under one key; use a counter "
+                  "(random 96-bit nonces are unsafe beyond about 2^32 messages per key). A repeated nonce "
+                  "reveals the XOR of the two plaintexts and the Poly1305 key, which lets an attacker forge tags. "
+                  "At most 2^38 - 64 bytes of message (and what size_t holds) per call, else -1.",
 }
 
 
@@ -1189,10 +1198,26 @@ def _api_group(prim: Primitive, ids: list[str], kind: str, chosen: set[tuple[str
     return out
 
 
+# A MAC with one fixed key length (Poly1305): a one-time key, full-length tags.
+FIXED_KEY_MAC_NOTES = [
+    ("Byte order", "keys, messages and tags are byte strings as in RFC 8439 section 2.5; the key is KEY_BYTES "
+     "long and must authenticate one message only (Poly1305 is a one-time authenticator: derive a fresh key "
+     "per message, as ChaCha20-Poly1305 does)."),
+    ("Alignment", "byte buffers and `uint8_t *ctx` (CTX_BYTES) may have any alignment."),
+    ("Overlap", "keep input and output buffers distinct."),
+    ("Return codes", "`verify`: 0 when the TAG_BYTES-byte tag matches, -1 otherwise and for any other taglen; "
+     "every byte is compared (constant time) and only the verdict is declassified. The others `void`."),
+    ("Context lifetime", "`mac_init`, any number of `mac_update`s, then `mac_final`, which writes the tag and "
+     "wipes the context; wipe an abandoned context with `mcu_<id>_wipe_ctx`."),
+]
+
+
 def _kind_notes(prim: Primitive, impls: list[Implementation], ids: list[str], kind: str) -> list[tuple[str, str]]:
     """KIND_NOTES for a group, adjusted to what its implementations have: an AEAD without a state (Ascon)
     gets a key-only lifetime note, and every AEAD its nonce rules and the nsec convention."""
     notes = list(KIND_NOTES[kind])
+    if kind == "mac" and all("key_bytes" in im.params(i) for im in impls for i in ids if i in im.ids):
+        notes = FIXED_KEY_MAC_NOTES
     if kind == "aead":
         stateful = any("state_bytes" in im.params(i) for im in impls for i in ids if i in im.ids)
         if not stateful:

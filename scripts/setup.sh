@@ -40,7 +40,7 @@ stamp=$VENV/.mcucrypt-setup
 want="$(sha256sum pyproject.toml | cut -d' ' -f1) $PWD"
 venv_ready() {
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && "$VENV/bin/python" -c "
-import sys, mcucrypt, unicorn, capstone, elftools, rich, matplotlib, yaml, pytest, xdist, hypothesis, distributed
+import sys, mcucrypt, unicorn, capstone, elftools, rich, matplotlib, yaml, pytest, xdist, hypothesis, distributed, cryptography
 sys.exit(mcucrypt.__file__ != '$PWD/mcucrypt/__init__.py')" 2>/dev/null
 }
 if ! venv_ready; then

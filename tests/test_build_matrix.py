@@ -59,6 +59,7 @@ CELLS = [
     # keeps the permutation's 440 bytes in static RAM (reentrant: false), so the export takes it only by name.
     ("rv32", "sha2", "rv32-fast"), ("armv7m", "sha2", "armv7m-fast"), ("avr", "sha2", "avr-fast"),
     ("rv32", "sha3", "rv32-fast"), ("armv7m", "sha3", "armv7m-fast"), ("avr", "sha3", "avr-fast"),
+    ("rv32", "chachapoly", "rv32-fast"), ("armv7m", "chachapoly", "cm3-fast"), ("avr", "chachapoly", "avr-fast"),
 ]
 
 OPTS = ["-O2", "-Os", "-Os -flto"]

@@ -121,6 +121,7 @@ EXPORTS = [
     ("avr", "ascon", None), ("avr", "x25519", "avr-fast"),
     ("rv32", "sha2", "ref"), ("armv7m", "sha2", "ref"), ("avr", "sha2", "ref"),
     ("rv32", "sha3", "rv32-fast"), ("armv7m", "sha3", "armv7m-fast"), ("avr", "sha3", "ref"),
+    ("rv32", "chachapoly", "rv32-fast"), ("armv7m", "chachapoly", "cm3-fast"), ("avr", "chachapoly", "avr-fast"),
 ]
 
 

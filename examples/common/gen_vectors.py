@@ -12,7 +12,8 @@ Record layouts (one flat byte string per id, records back to back):
   aead:        mlen (1) || adlen (1) || key || nonce || pt || ad || ct (mlen + TAG_BYTES)
   hash:        mlen (1) || zlen (1) || msg || z || digest (OUT_BYTES)   (SHA-2, SHA-3: NIST CAVP messages, zlen 0)
   xof:         mlen (1) || outlen (1) || msg || output (outlen)        (SHAKE: an XOF without a `hash` op)
-  mac:         keylen (1) || mlen (1) || taglen (1) || key || msg || tag  (RFC 4231; a tag may be truncated)
+  mac:         keylen (1) || mlen (1) || taglen (1) || key || msg || tag  (RFC 4231; a tag may be truncated;
+               Poly1305, a fixed key length: EX_DEFINE_MAC_FIXEDKEY, messages up to 160 bytes)
   kdf:         ikmlen (1) || saltlen (1) || infolen (1) || L (1) || ikm || salt || info || okm (L)
 """
 from __future__ import annotations
@@ -40,6 +41,11 @@ SHA2_MSG_BYTES = (0, 1, 32)
 # VariableOut file (16- or 32-byte messages): the first of the longest output (SHAKE256's 250 bytes cross its
 # 136-byte rate) and the first whose output ends inside a lane (a byte length not a multiple of 8).
 SHA3_MSG_BYTES = SHA2_MSG_BYTES
+# ChaCha20-Poly1305 (RFC 8439; Count = "<file> <n>"): the first records whose message and AD fit the
+# example's 32-byte buffers, at most this many.
+CHACHAPOLY_RECORDS = 4
+# Poly1305: the records whose message fits the example's 160-byte buffer.
+POLY1305_MAX_MSG = 160
 # mpmul: the last two records per size (the file's random operands after its edge cases), at most.
 MPMUL_PER_ID = 2
 
@@ -79,6 +85,8 @@ def records(kind: str, prim_id: str, vecs, family: str = "", mode: str = "") -> 
             rec = bytes([len(msg), len(digest)]) + msg + digest
         elif kind == "mac":
             key, msg, md = v.hex("Key"), v.hex("Msg"), v.hex("MD")
+            if family == "chachapoly" and len(msg) > POLY1305_MAX_MSG:
+                continue
             rec = bytes([len(key), len(msg), len(md)]) + key + msg + md
         elif kind == "kdf":
             ikm, salt, info, okm = v.hex("IKM"), v.hex("salt"), v.hex("info"), v.hex("OKM")
@@ -94,9 +102,12 @@ def records(kind: str, prim_id: str, vecs, family: str = "", mode: str = "") -> 
         elif kind == "mpmul":
             rec = _limbs(f["A"]) + _limbs(f["B"]) + _limbs(f["P"])
         elif kind == "aead":
-            if int(f["Count"]) not in AEAD_COUNTS:
-                continue
             pt, ad = v.hex("PT"), v.hex("AD")
+            if family == "chachapoly":
+                if len(pt) > 32 or len(ad) > 32 or len(out) >= CHACHAPOLY_RECORDS:
+                    continue
+            elif int(f["Count"]) not in AEAD_COUNTS:
+                continue
             rec = bytes([len(pt), len(ad)]) + v.hex("Key") + v.hex("Nonce") + pt + ad + v.hex("CT")
         elif kind == "dh":
             if "Iterations" in f or ("TcId" in f and int(f["TcId"]) not in DH_TCIDS):
@@ -142,7 +153,8 @@ def render() -> str:
                 lines.append("    " + ", ".join(f"0x{b:02x}" for b in data[i:i + 16]) + ",")
             # SHAKE has no one-shot `hash`: its own check (xof, and init/update/squeeze); Ascon's XOF has one.
             macro = "CXOF" if params.get("mode") == "cxof" else \
-                "XOF" if params.get("mode") == "xof" and "hash" not in params.get("ops", ()) else kind.upper()
+                "XOF" if params.get("mode") == "xof" and "hash" not in params.get("ops", ()) else \
+                "MAC_FIXEDKEY" if kind == "mac" and "key_bytes" in params else kind.upper()
             lines += ["};", f"EX_DEFINE_{macro}({prim_id}, {up})", "#endif", ""]
             checks.append(f"#ifdef MCU_HAVE_{up}\n    failed += ex_check_{prim_id}(&passed);\n#endif")
     lines += ["/* Every check of an id the library holds: the number of vectors that passed, or 1000 + the",

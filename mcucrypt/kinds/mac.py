@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""Message authentication codes with a key of any length (HMAC-SHA256, HMAC-SHA512).
+"""Message authentication codes: with a key of any length (HMAC-SHA256, HMAC-SHA512) or of one fixed
+length (Poly1305's 32-byte one-time key: instance parameter key_bytes, and no keylen parameter).
 
 API under mcu_<id>_<impl>_ (META.yml `functions`):
   mac(out, key, keylen, in, inlen)                  the full tag_bytes tag
@@ -9,6 +10,8 @@ API under mcu_<id>_<impl>_ (META.yml `functions`):
                                                     -1 otherwise, and -1 for taglen outside
                                                     min_tag_bytes..tag_bytes; constant time, the verdict
                                                     the only value declassified (mcu_declassify)
+With key_bytes the prototypes leave out keylen (mac(out, key, in, inlen), mac_init(ctx, key),
+verify(tag, taglen, key, in, inlen)) and every key drawn is key_bytes long.
 Instance parameters: tag_bytes, block_bytes (the hash's block: keys and messages straddle it),
 ctx_bytes (the incremental context), min_tag_bytes (shortest truncated tag verify accepts, default 4),
 optional max_random_key (differential key lengths 0..this, default 200: longer than the block, so hashed
@@ -41,6 +44,14 @@ def returned_minus_one(value: int) -> bool:
     return value in (-1, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF)
 
 
+def key_args(fw: Firmware, op: str, key: bytes) -> dict:
+    """The key argument of ``op``, with keylen when its prototype has one (not with a fixed key_bytes)."""
+    args: dict = {"key": Buf(key)}
+    if any(p.name == "keylen" for p in fw.impl.functions[op].params):
+        args["keylen"] = len(key)
+    return args
+
+
 class MacDriver(KindDriver):
     kind = "mac"
     run_options = ("key", "input", "tag")
@@ -49,14 +60,14 @@ class MacDriver(KindDriver):
 
     # ------------------------------------------------------------------------------------------ calls
     def mac(self, fw: Firmware, key: bytes, msg: bytes) -> tuple[bytes, CallResult]:
-        res = fw.call("mac", {"out": Buf(size=fw.params["tag_bytes"], out=True), "key": Buf(key),
-                              "keylen": len(key), "in": Buf(msg), "inlen": len(msg)})
+        res = fw.call("mac", {"out": Buf(size=fw.params["tag_bytes"], out=True), **key_args(fw, "mac", key),
+                              "in": Buf(msg), "inlen": len(msg)})
         return res.outputs[0], res
 
     def incremental(self, fw: Firmware, key: bytes, chunks: list[bytes]) -> tuple[bytes, bytes]:
         """mac_init, one mac_update per chunk, mac_final: the tag and the context mac_final left."""
-        ctx = fw.call("mac_init", {"ctx": Buf(size=fw.params["ctx_bytes"], out=True), "key": Buf(key),
-                                   "keylen": len(key)}).outputs[0]
+        ctx = fw.call("mac_init", {"ctx": Buf(size=fw.params["ctx_bytes"], out=True),
+                                   **key_args(fw, "mac_init", key)}).outputs[0]
         for c in chunks:
             ctx = fw.call("mac_update", {"ctx": Buf(ctx, out=True), "in": Buf(c), "inlen": len(c)}).outputs[0]
         res = fw.call("mac_final", {"ctx": Buf(ctx, out=True), "out": Buf(size=fw.params["tag_bytes"], out=True)})
@@ -65,7 +76,7 @@ class MacDriver(KindDriver):
 
     def verify(self, fw: Firmware, tag: bytes, key: bytes, msg: bytes) -> tuple[bool, CallResult]:
         """True on 0; False on -1; anything else is a Mismatch (the API returns only these two)."""
-        res = fw.call("verify", {"tag": Buf(tag), "taglen": len(tag), "key": Buf(key), "keylen": len(key),
+        res = fw.call("verify", {"tag": Buf(tag), "taglen": len(tag), **key_args(fw, "verify", key),
                                  "in": Buf(msg), "inlen": len(msg)})
         if res.return_value == 0:
             return True, res
@@ -125,14 +136,18 @@ class MacDriver(KindDriver):
     def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
         """Random keys of 0..max_random_key bytes (beyond the block: hashed first) and messages of
         0..max_random_length bytes against the model (check_one); the first trials take the key
-        lengths at the block's edges (block - 1, block, block + 1)."""
+        lengths at the block's edges (block - 1, block, block + 1). With key_bytes every key is that long."""
         model = self.model(fw.impl.primitive)
         block = fw.params["block_bytes"]
         top_key = fw.params.get("max_random_key", DEFAULT_MAX_KEY)
         top = fw.params.get("max_random_length", DEFAULT_MAX_RANDOM)
         edges = [block - 1, block, block + 1]
+        fixed = fw.params.get("key_bytes")
         for i in range(trials):
-            key = rng.randbytes(edges[i] if i < len(edges) else rng.randint(0, top_key))
+            if fixed is not None:
+                key = rng.randbytes(fixed)
+            else:
+                key = rng.randbytes(edges[i] if i < len(edges) else rng.randint(0, top_key))
             msg = rng.randbytes(rng.randint(0, top))
             self.check_one(fw, model, key, msg, rng, f"trial {i}: key {key.hex()} msg {msg.hex()}")
         return trials
@@ -142,7 +157,7 @@ class MacDriver(KindDriver):
         """mac-<n>B: the one-shot tag of n message bytes under a 32-byte key (HMAC's cost: the two key
         blocks, the message, two finishing blocks); verify-<n>B the same with the comparison."""
         rng = random.Random(f"bench/{fw.prim_id}")
-        key = rng.randbytes(BENCH_KEY_BYTES)
+        key = rng.randbytes(fw.params.get("key_bytes", BENCH_KEY_BYTES))
         lengths = fw.params.get("bench_lengths", DEFAULT_BENCH_LENGTHS)
         msg = rng.randbytes(max(lengths))
         ops = []
@@ -160,12 +175,13 @@ class MacDriver(KindDriver):
         byte ``trial % tag_bytes`` (both paths run; only the verdict is declassified)."""
         p = fw.params
         tag_bytes, ctx_bytes, block = p["tag_bytes"], p["ctx_bytes"], p["block_bytes"]
-        key, long_key = rng.randbytes(32), rng.randbytes(block + 13)
+        fixed = p.get("key_bytes")
+        key = rng.randbytes(fixed if fixed is not None else 32)
+        keys = [key] if fixed is not None else [key, rng.randbytes(block + 13)]
         msg = rng.randbytes(block + 21)
-        cases = [CtCase("mac", {"out": Buf(size=tag_bytes, out=True), "key": Buf(k), "keylen": len(k),
-                                "in": Buf(msg), "inlen": len(msg)}) for k in (key, long_key)]
-        cases.append(CtCase("mac_init", {"ctx": Buf(size=ctx_bytes, out=True), "key": Buf(key),
-                                         "keylen": len(key)}))
+        cases = [CtCase("mac", {"out": Buf(size=tag_bytes, out=True), **key_args(fw, "mac", k),
+                                "in": Buf(msg), "inlen": len(msg)}) for k in keys]
+        cases.append(CtCase("mac_init", {"ctx": Buf(size=ctx_bytes, out=True), **key_args(fw, "mac_init", key)}))
         ctx = bytearray(rng.randbytes(ctx_bytes))
         public = {"ctx": fix_public_bytes(ctx, p["ctx_public"])}
         part = rng.randbytes(21)
@@ -173,12 +189,12 @@ class MacDriver(KindDriver):
                             public))
         cases.append(CtCase("mac_final", {"ctx": Buf(bytes(ctx), out=True), "out": Buf(size=tag_bytes, out=True)},
                             public))
-        tag = fw.call("mac", {"out": Buf(size=tag_bytes, out=True), "key": Buf(key), "keylen": len(key),
+        tag = fw.call("mac", {"out": Buf(size=tag_bytes, out=True), **key_args(fw, "mac", key),
                               "in": Buf(msg), "inlen": len(msg)}).outputs[0]
         wrong = getattr(rng, "trial", 0) % tag_bytes
         bad = tag[:wrong] + bytes([tag[wrong] ^ (1 << rng.randrange(8))]) + tag[wrong + 1:]
         for t in (tag, bad):
-            cases.append(CtCase("verify", {"tag": Buf(t), "taglen": len(t), "key": Buf(key), "keylen": len(key),
+            cases.append(CtCase("verify", {"tag": Buf(t), "taglen": len(t), **key_args(fw, "verify", key),
                                            "in": Buf(msg), "inlen": len(msg)}))
         return cases
 
@@ -187,7 +203,13 @@ class MacDriver(KindDriver):
         """--key (any length, default empty), --input (the message, default empty): the tag. With --tag,
         verify it (min_tag_bytes..tag_bytes bytes): the output is the tag when it verifies, otherwise
         AuthenticationFailed (exit 2)."""
-        key = parse_hex("key", opts.key) if getattr(opts, "key", None) else b""
+        fixed = fw.params.get("key_bytes")
+        if fixed is not None:
+            if not getattr(opts, "key", None):
+                raise UsageError(f"--key: {fw.prim_id} takes a {fixed}-byte key")
+            key = parse_hex("key", opts.key, length=fixed)
+        else:
+            key = parse_hex("key", opts.key) if getattr(opts, "key", None) else b""
         msg = parse_hex("input", opts.input) if getattr(opts, "input", None) else b""
         if getattr(opts, "tag", None) is None:
             return self.mac(fw, key, msg)
