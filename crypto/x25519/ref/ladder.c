@@ -15,6 +15,7 @@
  * products only (8x8 on AVR). */
 #include <stdint.h>
 
+#include "mcucrypt/declassify.h"
 #include "mcucrypt/ns.h"
 #include "x25519.h"
 #include "fe_reduce.h"
@@ -516,7 +517,8 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
     ladder_from(st, k, (int)bits - 1, 0, bits < 3 ? (int)bits : 3);
 }
 
-void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point)
+/* RFC 7748's X25519 function as specified: no check of the result (all zeros for a small-order point). */
+void MCU_FN(x25519, x25519_unchecked)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point)
 {
     uint8_t k[32];
     uint32_t st[40];            /* x1, x2, z2, x3, z3 */
@@ -558,8 +560,27 @@ void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_
     fe_store(shared, x2);
 }
 
+/* X25519 with RFC 7748 section 6.1's check, as TLS 1.3 (RFC 8446 7.4.2) and libsodium do it: a point of
+ * small order (or on the twist's small subgroup) gives the all-zero shared secret, which a peer could
+ * force whatever our scalar; it is reported as -1. The output is still written (all zeros then). The
+ * 32 bytes are OR-ed together without a branch; only the verdict, published by the return value, goes
+ * through mcu_declassify (the shared secret itself stays secret for the constant-time checker). */
+int MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point)
+{
+    uint32_t acc = 0;
+    int i;
+
+    MCU_FN(x25519, x25519_unchecked)(shared, scalar, point);
+    for (i = 0; i < 32; i++)
+        acc |= shared[i];
+    /* acc is 0..255: acc - 1 borrows into bit 8 only when acc == 0 */
+    return -(int)(mcu_declassify(((acc - 1u) >> 8) & 1u));
+}
+
+/* The public key: X25519 of the base point 9, which has the large prime order, and a clamped scalar
+ * (a multiple of 8 below the order's multiple): never zero, so no check. */
 void MCU_FN(x25519, x25519_base)(uint8_t *public_key, const uint8_t *scalar)
 {
     static const uint8_t base[32] = {9};
-    MCU_FN(x25519, x25519)(public_key, scalar, base);
+    MCU_FN(x25519, x25519_unchecked)(public_key, scalar, base);
 }
