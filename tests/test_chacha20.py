@@ -6,6 +6,7 @@ driver catches a wrong verdict; `mcucrypt run` refuses with one line and exit 2.
 differential test, which runs the same limit cases, and the constant-time check: tests/test_catalog.py.)"""
 from __future__ import annotations
 
+import argparse
 import random
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from mcucrypt.boards.base import CallResult
 from mcucrypt.catalog import load_catalog
 from mcucrypt.firmware import Firmware
 from mcucrypt.kinds import stream
-from mcucrypt.kinds.base import Mismatch
+from mcucrypt.kinds.base import Mismatch, UsageError
 from mcucrypt.models import chacha20 as model
 from mcucrypt.targets import ROOT
 
@@ -57,12 +58,15 @@ def test_driver_catches_a_wrong_verdict(monkeypatch: pytest.MonkeyPatch) -> None
             DRIVER.check_counter_limit(fw, random.Random(0))
 
 
-def test_cli_run_refuses_a_wrapping_counter() -> None:
-    base = [sys.executable, "-m", "mcucrypt.cli", "run", "chacha20", "--target", "host", "--impl", "ref",
-            "--key", "00" * 32, "--nonce", "00" * 12, "--counter", str(2**32 - 1)]
-    ok = subprocess.run(base + ["--input", "00" * 64], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert ok.returncode == 0, ok.stderr
-    assert model.block(bytes(32), bytes(12), 2**32 - 1).hex() in ok.stdout
-    bad = subprocess.run(base + ["--input", "00" * 65], cwd=ROOT, capture_output=True, text=True, timeout=300)
+def test_run_refuses_a_wrapping_counter() -> None:
+    fw = Firmware(CATALOG.implementation("chacha20", "ref"), "chacha20", "host")
+    opts = argparse.Namespace(key="00" * 32, nonce="00" * 12, counter=2**32 - 1, input="00" * 64)
+    assert DRIVER.run(fw, opts)[0] == model.block(bytes(32), bytes(12), 2**32 - 1)
+    opts.input = "00" * 65
+    with pytest.raises(UsageError):
+        DRIVER.run(fw, opts)
+    bad = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "run", "chacha20", "--target", "host", "--impl",
+                          "ref", "--key", "00" * 32, "--nonce", "00" * 12, "--counter", str(2**32 - 1), "--input",
+                          "00" * 65], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert "wrap" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
