@@ -174,6 +174,19 @@ def test_x25519_refuses_small_order_points_on_host(host_ref: Firmware) -> None:
     assert res.return_value == 0 and res.outputs[0] == model.x25519(scalar, point)
 
 
+def test_whole_x25519_passes_taint_on_avr() -> None:
+    """The catalog's AVR constant-time case is the ladder alone (a whole call does not fit the trace
+    mode); the verdict (OR of the result, folded, declassified) is checked here: one whole avr-fast call
+    in taint mode, a small-order point (the -1 path; the code path is the same for every input)."""
+    from mcucrypt.boards.base import Buf
+    from mcucrypt.ct import taint_spec
+    fw = Firmware(CATALOG.implementation("x25519", "avr-fast"), "x25519", "avr")
+    res = fw.call("x25519", {"shared": Buf(size=32, out=True), "scalar": Buf(bytes(range(7, 39))),
+                             "point": Buf(dh.SMALL_ORDER_POINTS[2])}, taint=taint_spec(fw, "x25519"))
+    assert res.return_value == 0xFFFF and res.outputs[0] == bytes(32)
+    assert res.taint == [], res.taint
+
+
 def test_driver_catches_a_wrong_verdict(host_ref: Firmware, monkeypatch: pytest.MonkeyPatch) -> None:
     real = host_ref.call
 
