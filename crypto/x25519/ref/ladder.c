@@ -590,8 +590,9 @@ int MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t
     return -(int)(mcu_declassify((acc - 1u) >> 8) & 1u);
 }
 
-/* The public key: X25519 of the base point 9, which has the large prime order, and a clamped scalar
- * (a multiple of 8 below the order's multiple): never zero, so no check. */
+/* The public key: X25519 of the base point 9, of prime order q (2^252 < q < 2^253). A clamped scalar is
+ * 8 m with 2^251 <= m < 2^252 < q, so k B is never the identity (the all-zero result), and no point of
+ * order q has u = 0 (that point has order 2): never zero, so no check. */
 void MCU_FN(x25519, x25519_base)(uint8_t *public_key, const uint8_t *scalar)
 {
     static const uint8_t base[32] = {9};
