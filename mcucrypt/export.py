@@ -297,8 +297,10 @@ OP_DOCS: dict[str, dict[str, list[str]]] = {
         "block": ["One key-stream block: out ({P}_BLOCK_BYTES) from key ({P}_KEY_BYTES), nonce ({P}_NONCE_BYTES, "
                   "never reused with one key) and the 32-bit block counter (RFC 8439). Returns nothing. out is key "
                   "stream: wipe it if unused."],
-        "xor": ["out = in XOR the key stream from block `counter` on, len bytes (any length); key "
-                "({P}_KEY_BYTES), nonce ({P}_NONCE_BYTES, never reused with one key). Returns nothing."],
+        "xor": ["out = in XOR the key stream from block `counter` on, len bytes; key ({P}_KEY_BYTES), nonce "
+                "({P}_NONCE_BYTES, never reused with one key). Returns 0; -1 with nothing written when the "
+                "32-bit block counter would wrap (counter + ceil(len / 64) > 2^32: the key stream would "
+                "repeat)."],
         "permute": ["The ChaCha20 block function on a 16-word state (in, out: 64 bytes each; for benchmarks). "
                     "Returns nothing."],
     },
@@ -326,10 +328,12 @@ OP_DOCS: dict[str, dict[str, list[str]]] = {
         "hash": ["One-shot digest: out ({P}_OUT_BYTES) of in (inlen bytes). Returns 0."],
         "xof": ["One-shot XOF: outlen bytes of output into out from in (inlen bytes). Returns nothing."],
         "cxof": ["One-shot customized XOF: outlen bytes into out from in (inlen bytes) and the customization "
-                 "string z (zlen bytes). Returns nothing."],
+                 "string z (zlen bytes, at most 256: SP 800-232's 2,048 bits). Returns 0; -1 with nothing "
+                 "written for a longer z."],
         "init": ["Starts an incremental hash in ctx ({P}_CTX_BYTES, 4-byte aligned). Returns nothing."],
-        "cxof_init": ["Starts an incremental customized XOF in ctx ({P}_CTX_BYTES) with z (zlen bytes). "
-                      "Returns nothing."],
+        "cxof_init": ["Starts an incremental customized XOF in ctx ({P}_CTX_BYTES) with z (zlen bytes, at "
+                      "most 256). Returns 0; -1 with nothing written for a longer z (ctx is then not "
+                      "initialised: do not use it)."],
         "update": ["Absorbs in (inlen bytes; any number of calls, any lengths). Returns nothing."],
         "final": ["Writes the digest ({P}_OUT_BYTES) to out. Returns nothing. ctx holds message-derived state: "
                   "wipe it with {p}_wipe_ctx."],
@@ -339,8 +343,12 @@ OP_DOCS: dict[str, dict[str, list[str]]] = {
     "dh": {
         "x25519": ["shared = X25519(scalar, point) (RFC 7748): scalar ({P}_SCALAR_BYTES, clamped inside), point "
                    "the peer's u-coordinate ({P}_POINT_BYTES), shared {P}_POINT_BYTES, distinct from both. "
-                   "Returns nothing; an all-zero shared (low-order point) is returned as computed: reject it if "
-                   "your protocol requires. Wipe scalar and shared ({p}_wipe_scalar, {p}_wipe_shared)."],
+                   "Returns 0; -1 when shared is all zeros (a small-order point, RFC 7748 section 6.1: refuse "
+                   "the peer's key, as TLS 1.3 and libsodium do), checked in constant time. Wipe scalar and "
+                   "shared ({p}_wipe_scalar, {p}_wipe_shared)."],
+        "x25519_unchecked": ["RFC 7748 section 5's X25519 alone, as x25519 without the check: an all-zero shared "
+                             "(small-order point) is returned silently. Returns nothing. Only for protocols that "
+                             "check the result themselves; x25519 is the safe default."],
         "x25519_base": ["public_key = X25519(scalar, 9) ({P}_POINT_BYTES from {P}_SCALAR_BYTES). Returns nothing. "
                         "Wipe the scalar with {p}_wipe_scalar when done."],
         "fe_mul": ["Field multiplication mod 2^255 - 19 on {P}_FE_WORDS-limb elements (for benchmarks and the "

@@ -220,3 +220,56 @@ def test_board_kat_subset_in_the_test_suite_only() -> None:
     want = sum(1 for i, v in enumerate(vectors) if len(v.hex("Msg")) <= 256 or i % 8 == 0)
     assert hash_kind.DRIVER.check_vectors(fw) == want < len(vectors)
     assert hash_kind.DRIVER.check_vectors(fw, vectors[-40:]) == 40
+
+
+# ------------------------------------------------------------------ CXOF128's customization-string bound
+CXOF_IMPLS = [(impl.name, target) for impl in CATALOG.by_id("asconcxof128").implementations.values()
+              for target in impl.targets]
+
+
+def test_cxof_model_refuses_a_long_customization_string() -> None:
+    assert len(model.cxof128(b"m", 8, bytes(256))) == 8
+    with pytest.raises(ValueError):
+        model.cxof128(b"m", 8, bytes(257))
+
+
+@pytest.mark.parametrize("impl,target", CXOF_IMPLS)
+def test_cxof_refuses_a_customization_string_over_2048_bits(impl: str, target: str) -> None:
+    """SP 800-232: |Z| <= 2,048 bits. 256 bytes are hashed (one-shot and incremental, against the model);
+    257 are refused by cxof and cxof_init with -1 and nothing written."""
+    fw = Firmware(CATALOG.implementation("asconcxof128", impl), "asconcxof128", target)
+    assert fw.params["max_z_bytes"] == 256
+    assert hash_kind.DRIVER.check_z_limit(fw, random.Random(f"z/{impl}/{target}")) == 5
+
+
+def test_cxof_driver_catches_a_wrong_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcucrypt.boards.base import CallResult
+    from mcucrypt.kinds.base import Mismatch
+    fw = Firmware(CATALOG.implementation("asconcxof128", "ref"), "asconcxof128", "host")
+    real = fw.call
+
+    def verdict(value: int):
+        def call(op: str, named, **kw) -> CallResult:
+            res = real(op, named, **kw)
+            return CallResult(outputs=res.outputs, return_value=value if op.startswith("cxof") else res.return_value,
+                              cycles=res.cycles, instructions=res.instructions, stack_bytes=res.stack_bytes,
+                              trace=res.trace)
+        return call
+    for value in (0, 0xFFFFFFFF, 3):   # an over-long string accepted, a legal one refused, neither 0 nor -1
+        monkeypatch.setattr(fw, "call", verdict(value))
+        with pytest.raises(Mismatch):
+            hash_kind.DRIVER.check_z_limit(fw, random.Random(0))
+
+
+def test_cxof_run_refuses_a_long_customization_string() -> None:
+    fw = Firmware(CATALOG.implementation("asconcxof128", "ref"), "asconcxof128", "host")
+    opts = argparse.Namespace(input="00", outlen=None, z="5a" * 256)
+    assert hash_kind.DRIVER.run(fw, opts)[0] == model.cxof128(b"\0", 64, b"\x5a" * 256)
+    opts.z = "5a" * 257
+    with pytest.raises(UsageError):
+        hash_kind.DRIVER.run(fw, opts)
+    bad = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "run", "asconcxof128", "--target", "host", "--impl",
+                          "ref", "--input", "00", "--z", "5a" * 257], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert "customization" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1

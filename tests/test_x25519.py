@@ -132,6 +132,90 @@ def test_cli_run() -> None:
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
 
+def _x_double(u: int) -> int | None:
+    """x(2Q) from x(Q) = u on curve25519 or its twist (None: the point at infinity), by the doubling
+    formula x(2Q) = (u^2 - 1)^2 / (4u (u^2 + A u + 1)), A = 486662: independent of the ladder."""
+    den = 4 * u * (u * u + 486662 * u + 1) % P
+    return None if den == 0 else (u * u - 1) ** 2 * pow(den, P - 2, P) % P
+
+
+def test_small_order_list_is_every_small_order_u() -> None:
+    """Every u of the list reaches infinity (order 1, 2, 4 or 8) within three doublings and is below
+    2^255; the canonical values are the five of orders 2..8 (0, 1, p - 1 and the two of order 8), and
+    the non-canonical p, p + 1; with the top bit set, 14 encodings."""
+    orders = []
+    for u in dh.SMALL_ORDER_U:
+        assert u < 2**255
+        x, n = u % P, 1
+        while x is not None:
+            x, n = _x_double(x), 2 * n
+            assert n <= 8, u
+        orders.append(n)
+    assert orders == [2, 4, 8, 8, 4, 2, 4]
+    assert len(set(dh.SMALL_ORDER_POINTS)) == 14
+    rng = random.Random("small-order")
+    for point in dh.SMALL_ORDER_POINTS:
+        assert model.x25519(rng.randbytes(32), point) == bytes(32)
+
+
+def test_x25519_refuses_small_order_points_on_host(host_ref: Firmware) -> None:
+    """RFC 7748 section 6.1: x25519 returns -1 (all-zero output) for every small-order point and 0
+    otherwise; x25519_unchecked writes the same zeros and no verdict. (The boards: the generic
+    differential test, dh.small_order_points.)"""
+    from mcucrypt.boards.base import Buf
+    rng = random.Random("refuse")
+    for point in dh.SMALL_ORDER_POINTS:
+        scalar = rng.randbytes(32)
+        res = host_ref.call("x25519", {"shared": Buf(size=32, out=True), "scalar": Buf(scalar), "point": Buf(point)})
+        assert res.outputs[0] == bytes(32) and res.return_value & 0xFFFFFFFF == 0xFFFFFFFF, point.hex()
+        assert DRIVER.x25519(host_ref, scalar, point, op="x25519_unchecked")[0] == bytes(32)
+    scalar, point = rng.randbytes(32), model.x25519_base(rng.randbytes(32))
+    res = host_ref.call("x25519", {"shared": Buf(size=32, out=True), "scalar": Buf(scalar), "point": Buf(point)})
+    assert res.return_value == 0 and res.outputs[0] == model.x25519(scalar, point)
+
+
+def test_whole_x25519_passes_taint_on_avr() -> None:
+    """The catalog's AVR constant-time case is the ladder alone (a whole call does not fit the trace
+    mode); the verdict (OR of the result, folded, declassified) is checked here: one whole avr-fast call
+    in taint mode, a small-order point (the -1 path; the code path is the same for every input)."""
+    from mcucrypt.boards.base import Buf
+    from mcucrypt.ct import taint_spec
+    fw = Firmware(CATALOG.implementation("x25519", "avr-fast"), "x25519", "avr")
+    res = fw.call("x25519", {"shared": Buf(size=32, out=True), "scalar": Buf(bytes(range(7, 39))),
+                             "point": Buf(dh.SMALL_ORDER_POINTS[2])}, taint=taint_spec(fw, "x25519"))
+    assert res.return_value == 0xFFFF and res.outputs[0] == bytes(32)
+    assert res.taint == [], res.taint
+
+
+def test_driver_catches_a_wrong_verdict(host_ref: Firmware, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = host_ref.call
+
+    def verdict(value: int):
+        def call(op: str, named, **kw) -> CallResult:
+            res = real(op, named, **kw)
+            return CallResult(outputs=res.outputs, return_value=value, cycles=res.cycles,
+                              instructions=res.instructions, stack_bytes=res.stack_bytes, trace=res.trace)
+        return call
+    small, fine = dh.SMALL_ORDER_POINTS[2], (9).to_bytes(32, "little")
+    monkeypatch.setattr(host_ref, "call", verdict(0))
+    with pytest.raises(Mismatch):
+        DRIVER.x25519(host_ref, b"\x01" * 32, small)
+    monkeypatch.setattr(host_ref, "call", verdict(0xFFFFFFFF))
+    with pytest.raises(Mismatch):
+        DRIVER.x25519(host_ref, b"\x01" * 32, fine)
+    monkeypatch.setattr(host_ref, "call", verdict(1))
+    with pytest.raises(Mismatch):
+        DRIVER.x25519(host_ref, b"\x01" * 32, fine)
+
+
+def test_cli_run_refuses_a_small_order_point() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mcucrypt.cli", "run", "x25519", "--target", "host",
+                           "--impl", "ref", "--key", "77" * 32, "--input", dh.SMALL_ORDER_POINTS[3].hex()],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "small order" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
 def _gen_fe():
     path = ROOT / "crypto" / "x25519" / "rv32" / "gen_fe.py"
     spec = importlib.util.spec_from_file_location("gen_fe", path)

@@ -272,8 +272,12 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
         for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
             ex_read(scalar, v, S);                                                                \
             ex_read(u, v + S, U);                                                                 \
-            mcu_##id##_x25519(out, scalar, u);                                                    \
-            if (ex_equal(out, v + S + U, U)) {                                                    \
+            /* -1 exactly for an all-zero result (a small-order point, RFC 7748 section 6.1) */   \
+            int nonzero = 0, got = mcu_##id##_x25519(out, scalar, u);                             \
+            for (unsigned j = 0; j < U; j++) {                                                    \
+                nonzero |= out[j]; /* out is compared with the expected value below */            \
+            }                                                                                     \
+            if (ex_equal(out, v + S + U, U) && got == (nonzero ? 0 : -1)) {                       \
                 (*passed)++;                                                                      \
             } else {                                                                              \
                 failed++;                                                                         \

@@ -2,7 +2,15 @@
 """Diffie-Hellman on a Montgomery curve (X25519, RFC 7748): scalar multiplication of a u-coordinate.
 
 API (META.yml `functions`):
-  x25519(shared, scalar, point)   shared = X25519(scalar, point), 32-byte little-endian strings
+  x25519(shared, scalar, point)   shared = X25519(scalar, point), 32-byte little-endian strings; returns 0,
+                                  or -1 when shared is all zeros (a small-order point: RFC 7748 section
+                                  6.1's check, constant time). The driver checks the verdict on every call
+                                  (-1 exactly when the shared secret is zero) and, in the differential
+                                  test, that every point of SMALL_ORDER_POINTS is refused
+  x25519_unchecked(shared, scalar, point)
+                                  the same function without the check (RFC 7748 section 5 alone): zeros
+                                  returned silently; differential against the model on small-order and
+                                  random points
   x25519_base(public_key, scalar) public_key = X25519(scalar, 9)
   fe_mul(r, a, b), fe_sqr(r, a)   the field multiplication and squaring the ladder is built on: 8
                                   little-endian 32-bit limbs, inputs any value < 2^256, result < 2^256
@@ -44,7 +52,8 @@ from ..boards.base import Buf, CallResult
 from ..catalog import Primitive
 from ..firmware import Firmware
 from ..kat import Vector, read_vectors
-from .base import BenchOp, CtCase, KindDriver, Mismatch, parse_hex
+from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, parse_hex
+from .mac import returned_minus_one
 
 P = 2**255 - 19
 FULL_ENV = "MCUCRYPT_FULL"
@@ -56,6 +65,33 @@ QUICK_ALWAYS_FLAGS = {"Ktv", "Normal", "NonCanonicalPublic", "EdgeCasePrivateKey
 CT_LADDER_TARGETS = ("avr",)
 CT_LADDER_BITS = 8
 HOST_MAX_ITERATIONS = 1000          # 1,000,000 only in full mode (minutes on the host)
+
+
+# The u-coordinates of the points of small order (1, 2, 4, 8) on curve25519 and its twist, as 255-bit
+# encodings (the list TLS stacks and libsodium refuse; the facts: Bernstein's "How do I validate
+# Curve25519 public keys?", cr.yp.to/ecdh.html): 0 (order 2), 1 and p - 1 (order 4, on the twist and the
+# curve), the two u of order 8, and the non-canonical encodings p (= 0) and p + 1 (= 1). With the top
+# bit set (which decoding masks) they are small-order points too: SMALL_ORDER_POINTS has both forms.
+# tests/test_x25519.py checks every u of the list against the model (doubling reaches u = 0 or the
+# point at infinity within three doublings).
+SMALL_ORDER_U = (0, 1,
+                 325606250916557431795983626356110631294008115727848805560023387167927233504,
+                 39382357235489614581723060781553021112529911719440698176882885853963445705823,
+                 P - 1, P, P + 1)
+SMALL_ORDER_POINTS = tuple((u | top).to_bytes(32, "little") for top in (0, 1 << 255) for u in SMALL_ORDER_U)
+# Which of them the differential test runs (a scalar multiplication is 0.1..1 s of simulation): all 14
+# on the host and in full mode; on a board, the canonical seven for the assembly implementations (their
+# own ladders) and three for the portable C (u = 0, an order-8 u and the non-canonical p + 1: the same C
+# ladder as the host's, which runs all 14). The top bit is masked by the shared decoding before
+# anything reads the point.
+BOARD_SMALL_ORDER_POINTS = SMALL_ORDER_POINTS[:len(SMALL_ORDER_U)]
+BOARD_REF_SMALL_ORDER_POINTS = (SMALL_ORDER_POINTS[0], SMALL_ORDER_POINTS[2], SMALL_ORDER_POINTS[6])
+
+
+def small_order_points(target: str, impl: str) -> tuple[bytes, ...]:
+    if target == "host" or full_mode():
+        return SMALL_ORDER_POINTS
+    return BOARD_REF_SMALL_ORDER_POINTS if impl == "ref" else BOARD_SMALL_ORDER_POINTS
 
 
 def full_mode() -> bool:
@@ -147,12 +183,21 @@ class DhDriver(KindDriver):
 
     # -- calls --------------------------------------------------------------------------------------
 
-    def x25519(self, fw: Firmware, scalar: bytes, point: bytes) -> tuple[bytes, CallResult]:
-        res = fw.call("x25519", {"shared": Buf(size=32, out=True), "scalar": Buf(scalar, out=True),
-                                 "point": Buf(point, out=True)})
+    def x25519(self, fw: Firmware, scalar: bytes, point: bytes, op: str = "x25519") -> tuple[bytes, CallResult]:
+        """x25519 (op "x25519", the verdict checked: 0 for a non-zero shared secret, -1 for all zeros) or
+        x25519_unchecked (op "x25519_unchecked": no verdict)."""
+        res = fw.call(op, {"shared": Buf(size=32, out=True), "scalar": Buf(scalar, out=True),
+                           "point": Buf(point, out=True)})
         shared, scalar_after, point_after = res.outputs
         if scalar_after != scalar or point_after != point:
-            raise Mismatch("x25519 modified its const inputs")
+            raise Mismatch(f"{op} modified its const inputs")
+        if op == "x25519":
+            refused = returned_minus_one(res.return_value)
+            if not refused and res.return_value != 0:
+                raise Mismatch(f"x25519 returned {res.return_value:#x}, neither 0 nor -1")
+            if refused != (shared == bytes(32)):
+                raise Mismatch(f"x25519({scalar.hex()}, {point.hex()}) returned {'-1' if refused else '0'} "
+                               f"with the shared secret {shared.hex()}: -1 is for all zeros only")
         return shared, res
 
     def x25519_base(self, fw: Firmware, scalar: bytes) -> tuple[bytes, CallResult]:
@@ -188,6 +233,10 @@ class DhDriver(KindDriver):
         if shared != model.x25519(scalar, point):
             raise Mismatch("bench: x25519 disagrees with the model")
         ops = [BenchOp("x25519", 32, res)]
+        shared, res = self.x25519(fw, scalar, point, op="x25519_unchecked")
+        if shared != model.x25519(scalar, point):
+            raise Mismatch("bench: x25519_unchecked disagrees with the model")
+        ops.append(BenchOp("x25519_unchecked", 32, res))
         public, res = self.x25519_base(fw, scalar)
         if public != model.x25519_base(scalar):
             raise Mismatch("bench: x25519_base disagrees with the model")
@@ -232,6 +281,19 @@ class DhDriver(KindDriver):
                 raise Mismatch(f"trial {i}: x25519({scalar.hex()}, {point.hex()}) gave {got.hex()}, "
                                f"model {want.hex()}")
             run += 1
+        # the small-order points (RFC 7748 section 6.1): x25519 refuses every one (the verdict is checked
+        # in self.x25519); x25519_unchecked returns the zeros without a verdict (on random points it is
+        # the function x25519 runs, compared above)
+        small = small_order_points(fw.target, fw.impl.name)
+        for point in small:
+            scalar = rng.randbytes(32)
+            if self.x25519(fw, scalar, point)[0] != bytes(32):
+                raise Mismatch(f"x25519({scalar.hex()}, {point.hex()}): a small-order point, not refused")
+            run += 1
+        scalar = rng.randbytes(32)
+        if self.x25519(fw, scalar, small[1], op="x25519_unchecked")[0] != bytes(32):
+            raise Mismatch(f"x25519_unchecked({scalar.hex()}, {small[1].hex()}) did not give all zeros")
+        run += 1
         scalar = rng.randbytes(32)
         want, got = model.x25519_base(scalar), self.x25519_base(fw, scalar)[0]
         if got != want:
@@ -271,11 +333,15 @@ class DhDriver(KindDriver):
 
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
         """`mcucrypt run x25519 --key SCALAR [--input POINT]`: X25519(scalar, point), or the public key
-        X25519(scalar, 9) without --input."""
+        X25519(scalar, 9) without --input; a small-order point is refused (UsageError, exit 2)."""
         scalar = parse_hex("key", opts.key, length=fw.params["scalar_bytes"])
         if getattr(opts, "input", None) is None:
             return self.x25519_base(fw, scalar)
-        return self.x25519(fw, scalar, parse_hex("input", opts.input, length=fw.params["point_bytes"]))
+        shared, res = self.x25519(fw, scalar, parse_hex("input", opts.input, length=fw.params["point_bytes"]))
+        if shared == bytes(32):
+            raise UsageError("--input: x25519 refused the point: it has small order (the shared secret would be "
+                             "all zeros, RFC 7748 section 6.1)")
+        return shared, res
 
 
 DRIVER = DhDriver()

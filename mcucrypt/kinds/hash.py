@@ -6,13 +6,16 @@ length the official vectors give for the others), ``ctx_bytes`` (the incremental
 optional ``max_random_length`` (differential message lengths 0..this, default 200) and
 ``bench_lengths`` (message lengths benchmarked), ``bench_out_bytes`` (xof, cxof: the output length
 benchmarked, default out_bytes); ``board_kat_full_bytes`` and ``board_kat_max_bytes`` choose the
-official vectors run on a board (``check_vectors``, ``kat_vectors``). API under mcu_<id>_<impl>_, per mode:
+official vectors run on a board (``check_vectors``, ``kat_vectors``); ``max_z_bytes`` (cxof) the longest
+customization string the standard allows (Ascon-CXOF128: 256 bytes, SP 800-232): cxof and cxof_init
+return 0 up to it and -1 beyond, writing nothing (``check_z_limit``, in the differential test).
+API under mcu_<id>_<impl>_, per mode:
   hash:  hash(out, in, inlen) -> int            NIST LWC crypto_hash, out_bytes of output
          init(ctx), update(ctx, in, inlen), final(ctx, out)
   xof:   xof(out, outlen, in, inlen); hash(out, in, inlen) (optional: crypto_hash, out_bytes)
          init(ctx), update(ctx, in, inlen), squeeze(ctx, out, outlen)   (squeeze may be called again)
-  cxof:  cxof(out, outlen, in, inlen, z, zlen)
-         cxof_init(ctx, z, zlen), update(ctx, in, inlen), squeeze(ctx, out, outlen)
+  cxof:  cxof(out, outlen, in, inlen, z, zlen) -> int
+         cxof_init(ctx, z, zlen) -> int, update(ctx, in, inlen), squeeze(ctx, out, outlen)
 Vector fields: NIST LWC KAT Msg, MD and, for cxof, Z (the customization string); NIST CAVP SHAVS and
 SHA-3 response files use Msg, MD (or Output for SHAKE) and Len in bits (a Len that is not a multiple of 8
 is a bit-oriented vector, skipped: the API takes bytes).
@@ -32,6 +35,7 @@ from ..boards.base import Buf, CallResult, Int
 from ..firmware import Firmware
 from ..kat import Vector
 from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, fix_public_bytes, parse_hex
+from .mac import returned_minus_one
 
 DEFAULT_BENCH_LENGTHS = (16, 64, 1536)
 DEFAULT_MAX_RANDOM = 200
@@ -53,9 +57,56 @@ class HashDriver(KindDriver):
             res = fw.call("xof", {"out": Buf(size=outlen, out=True), "outlen": outlen, "in": Buf(msg),
                                   "inlen": len(msg)})
         else:
-            res = fw.call("cxof", {"out": Buf(size=outlen, out=True), "outlen": outlen, "in": Buf(msg),
-                                   "inlen": len(msg), "z": Buf(z), "zlen": len(z)})
+            out, refused, res = self.cxof_verdict(fw, msg, outlen, z)
+            if refused:
+                raise Mismatch(f"cxof refused a {len(z)}-byte customization string")
         return res.outputs[0], res
+
+    @staticmethod
+    def _verdict(op: str, res: CallResult) -> bool:
+        """True when a call returning 0 or -1 returned -1."""
+        if res.return_value != 0 and not returned_minus_one(res.return_value):
+            raise Mismatch(f"{op} returned {res.return_value:#x}, neither 0 nor -1")
+        return res.return_value != 0
+
+    def cxof_verdict(self, fw: Firmware, msg: bytes, outlen: int, z: bytes,
+                     out_before: bytes | None = None) -> tuple[bytes, bool, CallResult]:
+        """The one-shot cxof: (out, refused, result), out starting as out_before (zeros by default)."""
+        out = Buf(out_before, out=True) if out_before is not None else Buf(size=outlen, out=True)
+        res = fw.call("cxof", {"out": out, "outlen": outlen, "in": Buf(msg), "inlen": len(msg), "z": Buf(z),
+                               "zlen": len(z)})
+        return res.outputs[0], self._verdict("cxof", res), res
+
+    def check_z_limit(self, fw: Firmware, rng: random.Random) -> int:
+        """Customization strings of max_z_bytes (accepted: against the model, one-shot and incremental)
+        and max_z_bytes + 1 (refused: -1, and out, or ctx, as they were before the call, filled with
+        random bytes). 0 checks when the instance has no max_z_bytes."""
+        top = fw.params.get("max_z_bytes")
+        if fw.params["mode"] != "cxof" or top is None:
+            return 0
+        model = self.model(fw.impl.primitive)
+        msg, outlen = rng.randbytes(5), 16
+        for zlen in (top, top + 1):
+            z, before = rng.randbytes(zlen), rng.randbytes(outlen)
+            out, refused, _ = self.cxof_verdict(fw, msg, outlen, z, out_before=before)
+            if zlen > top and (not refused or out != before):
+                raise Mismatch(f"cxof with a {zlen}-byte customization string (the bound: {top}): "
+                               + ("it wrote to out" if refused else "not refused"))
+            if zlen <= top and (refused or out != model.digest(fw.prim_id, msg, outlen, z)):
+                raise Mismatch(f"cxof with a {zlen}-byte customization string " +
+                               ("refused" if refused else "disagrees with the model"))
+            ctx = rng.randbytes(fw.params["ctx_bytes"])
+            res = fw.call("cxof_init", {"ctx": Buf(ctx, out=True), "z": Buf(z), "zlen": zlen})
+            refused = self._verdict("cxof_init", res)
+            if zlen > top and (not refused or res.outputs[0] != ctx):
+                raise Mismatch(f"cxof_init with a {zlen}-byte customization string (the bound: {top}): "
+                               + ("it wrote to ctx" if refused else "not refused"))
+            if zlen <= top and refused:
+                raise Mismatch(f"cxof_init refused a {zlen}-byte customization string")
+        z = z[:top]
+        if self.incremental(fw, [msg], [outlen], z) != model.digest(fw.prim_id, msg, outlen, z):
+            raise Mismatch(f"cxof_init, update, squeeze with a {top}-byte customization string disagree with the model")
+        return 5
 
     def crypto_hash(self, fw: Firmware, msg: bytes) -> tuple[bytes, CallResult]:
         res = fw.call("hash", {"out": Buf(size=fw.params["out_bytes"], out=True), "in": Buf(msg),
@@ -67,7 +118,10 @@ class HashDriver(KindDriver):
         mode = fw.params["mode"]
         ctx = bytes(fw.params["ctx_bytes"])
         if mode == "cxof":
-            ctx = fw.call("cxof_init", {"ctx": Buf(ctx, out=True), "z": Buf(z), "zlen": len(z)}).outputs[0]
+            res = fw.call("cxof_init", {"ctx": Buf(ctx, out=True), "z": Buf(z), "zlen": len(z)})
+            if self._verdict("cxof_init", res):
+                raise Mismatch(f"cxof_init refused a {len(z)}-byte customization string")
+            ctx = res.outputs[0]
         else:
             ctx = fw.call("init", {"ctx": Buf(ctx, out=True)}).outputs[0]
         for c in chunks:
@@ -148,7 +202,7 @@ class HashDriver(KindDriver):
             if got != want:
                 raise Mismatch(f"{where}: incremental ({[len(c) for c in chunks]} in, {outs} out) gave "
                                f"{got.hex()}, model {want.hex()}")
-        return trials
+        return trials + self.check_z_limit(fw, rng)
 
     # ------------------------------------------------------------------------------------------ bench
     def bench(self, fw: Firmware) -> list[BenchOp]:
@@ -210,6 +264,12 @@ class HashDriver(KindDriver):
         z = parse_hex("z", opts.z) if getattr(opts, "z", None) else b""
         if z and fw.params["mode"] != "cxof":
             raise UsageError(f"--z: {fw.prim_id} takes no customization string")
+        if fw.params["mode"] == "cxof":
+            out, refused, res = self.cxof_verdict(fw, msg, outlen, z)
+            if refused:
+                raise UsageError(f"--z: {fw.prim_id} refused a customization string of {len(z)} bytes (at most "
+                                 f"{fw.params.get('max_z_bytes', '?')})")
+            return out, res
         return self.oneshot(fw, msg, outlen, z)
 
 

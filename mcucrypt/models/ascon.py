@@ -147,9 +147,15 @@ def xof128(msg: bytes, outlen: int) -> bytes:
     return _sponge(IV_XOF128, [msg], outlen)
 
 
+CXOF_MAX_Z_BYTES = 256     # SP 800-232 section 5.3: |Z| <= 2,048 bits
+
+
 def cxof128(msg: bytes, outlen: int, z: bytes) -> bytes:
     """Ascon-CXOF128: the customization string's bit length as one full 8-byte block, then Z padded,
-    then the message padded."""
+    then the message padded. SP 800-232 bounds Z at 2,048 bits."""
+    if len(z) > CXOF_MAX_Z_BYTES:
+        raise ValueError(f"Ascon-CXOF128 takes a customization string of at most {CXOF_MAX_Z_BYTES} bytes, "
+                         f"got {len(z)}")
     s = permute_words([IV_CXOF128, 0, 0, 0, 0], 12)
     s[0] ^= 8 * len(z)
     s = permute_words(s, 12)

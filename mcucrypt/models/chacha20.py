@@ -41,7 +41,15 @@ def block(key: bytes, nonce: bytes, counter: int) -> bytes:
     return struct.pack("<16I", *((a + b) & M32 for a, b in zip(_rounds(init), init)))
 
 
+def counter_wraps(counter: int, length: int) -> bool:
+    """RFC 8439's block counter is 32 bits: length bytes from block `counter` on need blocks counter ..
+    counter + ceil(length / 64) - 1, which must all be below 2^32 (else block 0's key stream returns)."""
+    return counter + -(-length // 64) > 2**32
+
+
 def xor(key: bytes, nonce: bytes, counter: int, data: bytes) -> bytes:
+    if counter_wraps(counter, len(data)):
+        raise ValueError(f"{len(data)} bytes from block {counter} would wrap the 32-bit block counter")
     out = bytearray()
     for i in range(0, len(data), 64):
         ks = block(key, nonce, counter + i // 64)

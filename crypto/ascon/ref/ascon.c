@@ -480,19 +480,27 @@ void MCU_FN(asconxof128, squeeze)(uint8_t *ctx, unsigned char *out, size_t outle
     sponge_squeeze(CTX(ctx), out, outlen);
 }
 
-/* CXOF128: customization string z (at most 256 bytes per SP 800-232), one-shot and incremental. */
-void MCU_FN(asconcxof128, cxof)(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen,
-                                const unsigned char *z, size_t zlen)
+/* CXOF128: customization string z, one-shot and incremental. SP 800-232 (section 5.3) bounds z at 2,048
+ * bits: a longer one is refused with -1 and nothing written (out, or ctx: not initialised, unusable).
+ * The length is public. */
+int MCU_FN(asconcxof128, cxof)(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen,
+                               const unsigned char *z, size_t zlen)
 {
     ascon_hash_ctx_t ctx;
+    if (zlen > ASCON_CXOF_MAX_Z_BYTES)
+        return -1;
     cxof_start(&ctx, z, zlen);
     sponge_absorb(&ctx, in, inlen);
     sponge_squeeze(&ctx, out, outlen);
+    return 0;
 }
 
-void MCU_FN(asconcxof128, cxof_init)(uint8_t *ctx, const unsigned char *z, size_t zlen)
+int MCU_FN(asconcxof128, cxof_init)(uint8_t *ctx, const unsigned char *z, size_t zlen)
 {
+    if (zlen > ASCON_CXOF_MAX_Z_BYTES)
+        return -1;
     cxof_start(CTX(ctx), z, zlen);
+    return 0;
 }
 
 void MCU_FN(asconcxof128, update)(uint8_t *ctx, const unsigned char *in, size_t inlen)

@@ -8,7 +8,8 @@
  *   asconaead128: aead_encrypt, aead_decrypt        NIST LWC crypto_aead_encrypt / crypto_aead_decrypt
  *   asconhash256: hash (crypto_hash, 32 bytes), init, update, final
  *   asconxof128:  hash (crypto_hash, 64 bytes), xof, init, update, squeeze
- *   asconcxof128: cxof, cxof_init, update, squeeze */
+ *   asconcxof128: cxof, cxof_init, update, squeeze (cxof, cxof_init: -1 for a customization string
+ *                 over 256 bytes, SP 800-232's bound) */
 #ifndef MCU_ASCON_H
 #define MCU_ASCON_H
 
@@ -130,9 +131,12 @@ void MCU_FN(asconxof128, xof)(unsigned char *out, size_t outlen, const unsigned 
 void MCU_FN(asconxof128, init)(uint8_t *ctx);
 void MCU_FN(asconxof128, update)(uint8_t *ctx, const unsigned char *in, size_t inlen);
 void MCU_FN(asconxof128, squeeze)(uint8_t *ctx, unsigned char *out, size_t outlen);
-void MCU_FN(asconcxof128, cxof)(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen,
-                                const unsigned char *z, size_t zlen);
-void MCU_FN(asconcxof128, cxof_init)(uint8_t *ctx, const unsigned char *z, size_t zlen);
+/* The longest customization string of CXOF128: 2,048 bits (SP 800-232, section 5.3). cxof and cxof_init
+ * return 0, or -1 with nothing written for a longer z. */
+#define ASCON_CXOF_MAX_Z_BYTES 256u
+int MCU_FN(asconcxof128, cxof)(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen,
+                               const unsigned char *z, size_t zlen);
+int MCU_FN(asconcxof128, cxof_init)(uint8_t *ctx, const unsigned char *z, size_t zlen);
 void MCU_FN(asconcxof128, update)(uint8_t *ctx, const unsigned char *in, size_t inlen);
 void MCU_FN(asconcxof128, squeeze)(uint8_t *ctx, unsigned char *out, size_t outlen);
 

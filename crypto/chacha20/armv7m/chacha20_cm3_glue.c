@@ -12,12 +12,9 @@
 #include <string.h>
 
 #include "mcucrypt/ns.h"
+#include "../ref/chacha20.h"
 
 void MCU_FN(chacha20, core)(uint8_t *out, const uint32_t init[16], uint32_t mode);
-void MCU_FN(chacha20, permute)(uint32_t *out, const uint32_t *in);
-void MCU_FN(chacha20, block)(uint8_t *out, const uint8_t *key, const uint8_t *nonce, uint32_t counter);
-void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
-                           uint32_t counter);
 
 /* A little-endian word from any address: the M3 is little-endian, as ChaCha's words are, and a 4-byte
  * copy compiles to one LDR (which takes any alignment). */
@@ -56,10 +53,12 @@ void MCU_FN(chacha20, block)(uint8_t *out, const uint8_t *key, const uint8_t *no
     MCU_FN(chacha20, core)(out, init, 0);
 }
 
-void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
-                           uint32_t counter)
+int MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
+                          uint32_t counter)
 {
     uint32_t init[16], ks[16];
+    if (chacha20_counter_wraps(len, counter))
+        return -1;                              /* nothing written: the key stream would repeat */
     setup(init, key, nonce, counter);
     while (len >= 64) {
         MCU_FN(chacha20, core)((uint8_t *)ks, init, 0);
@@ -78,6 +77,7 @@ void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const ui
             out[i] = (uint8_t)(in[i] ^ ((const uint8_t *)ks)[i]);
         }
     }
+    return 0;
 }
 
 /* The permutation alone (20 rounds, no feed-forward): the figure published permutation code counts. */

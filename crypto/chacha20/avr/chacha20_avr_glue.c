@@ -13,11 +13,9 @@
 #include <stdint.h>
 
 #include "mcucrypt/ns.h"
+#include "../ref/chacha20.h"
 
 void MCU_FN(chacha20, core)(uint8_t *out, const uint32_t *in, uint8_t mode, const uint8_t *msg);
-void MCU_FN(chacha20, block)(uint8_t *out, const uint8_t *key, const uint8_t *nonce, uint32_t counter);
-void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
-                           uint32_t counter);
 
 static void setup(uint32_t init[16], const uint8_t *key, const uint8_t *nonce, uint32_t counter)
 {
@@ -37,10 +35,12 @@ void MCU_FN(chacha20, block)(uint8_t *out, const uint8_t *key, const uint8_t *no
     MCU_FN(chacha20, core)(out, init, 1, NULL);
 }
 
-void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
-                           uint32_t counter)
+int MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
+                          uint32_t counter)
 {
     uint32_t init[16];
+    if (chacha20_counter_wraps(len, counter))
+        return -1;                              /* nothing written: the key stream would repeat */
     setup(init, key, nonce, counter);
     /* the core works in out, so mode 2 needs a message that does not overlap it (addresses are public) */
     const uintptr_t o = (uintptr_t)out, m = (uintptr_t)in;
@@ -64,4 +64,5 @@ void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const ui
         out += n;
         len -= n;
     }
+    return 0;
 }

@@ -6,11 +6,7 @@
 #include <stdint.h>
 
 #include "mcucrypt/ns.h"
-
-void MCU_FN(chacha20, block)(uint8_t *out, const uint8_t *key, const uint8_t *nonce, uint32_t counter);
-void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
-                           uint32_t counter);
-void MCU_FN(chacha20, permute)(uint32_t *out, const uint32_t *in);
+#include "chacha20.h"
 
 static uint32_t load32_le(const uint8_t *p)
 {
@@ -85,10 +81,12 @@ void MCU_FN(chacha20, block)(uint8_t *out, const uint8_t *key, const uint8_t *no
     }
 }
 
-void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
-                           uint32_t counter)
+int MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
+                          uint32_t counter)
 {
     uint8_t ks[64];
+    if (chacha20_counter_wraps(len, counter))
+        return -1;                              /* nothing written: the key stream would repeat */
     while (len > 0) {
         size_t n = len < 64 ? len : 64;
         MCU_FN(chacha20, block)(ks, key, nonce, counter++);
@@ -99,4 +97,5 @@ void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const ui
         in += n;
         len -= n;
     }
+    return 0;
 }

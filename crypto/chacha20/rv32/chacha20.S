@@ -3,8 +3,10 @@
  * per rotation), assembled from this one source.
  *
  *   void mcu_chacha20_<impl>_block(uint8_t *out, const uint8_t *key, const uint8_t *nonce, uint32_t counter)
- *   void mcu_chacha20_<impl>_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
- *                                const uint8_t *nonce, uint32_t counter)
+ *   int mcu_chacha20_<impl>_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
+ *                               const uint8_t *nonce, uint32_t counter)
+ *     returns 0, or -1 with nothing written when the block counter would wrap: (len - 1) / 64 above
+ *     2^32 - 1 - counter (ref/chacha20.h, chacha20_counter_wraps)
  *
  * Register map (both functions, after their set-up):
  *   a0 = out, a1 = in (xor), a2 = len (xor), a3 = block counter
@@ -176,12 +178,16 @@
     /* Both functions and their two subroutines share one section: an image links them together. */
     .section .text.MCU_FN(chacha20, xor), "ax", @progbits
 
-/* ---- void xor(out, in, len, key, nonce, counter) ------------------------------------------------------ */
+/* ---- int xor(out, in, len, key, nonce, counter) ------------------------------------------------------- */
     .globl  MCU_FN(chacha20, xor)
     .type   MCU_FN(chacha20, xor), @function
     .p2align 2
 MCU_FN(chacha20, xor):
     beqz    a2, .Lchacha20_xor_empty
+    addi    t5, a2, -1              /* the last block's offset from counter: (len - 1) / 64 */
+    srli    t5, t5, 6
+    not     t6, a5                  /* the blocks left after counter: 2^32 - 1 - counter */
+    bltu    t6, t5, .Lchacha20_xor_wraps
     SAVE_S
     mv      t3, a3                  /* key */
     mv      t4, a4                  /* nonce */
@@ -229,8 +235,13 @@ MCU_FN(chacha20, xor):
     addi    a3, a3, 1
     bnez    a2, .Lchacha20_xor_slow
 .Lchacha20_xor_done:
+    li      a0, 0
     RESTORE_S_RET
 .Lchacha20_xor_empty:
+    li      a0, 0
+    ret
+.Lchacha20_xor_wraps:               /* the counter would wrap: nothing written */
+    li      a0, -1
     ret
     .size   MCU_FN(chacha20, xor), . - MCU_FN(chacha20, xor)
 

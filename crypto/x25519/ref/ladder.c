@@ -15,6 +15,7 @@
  * products only (8x8 on AVR). */
 #include <stdint.h>
 
+#include "mcucrypt/declassify.h"
 #include "mcucrypt/ns.h"
 #include "x25519.h"
 #include "fe_reduce.h"
@@ -516,7 +517,13 @@ void MCU_FN(x25519, ladder)(uint32_t *st, const uint8_t *k, uint16_t bits)
     ladder_from(st, k, (int)bits - 1, 0, bits < 3 ? (int)bits : 3);
 }
 
-void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point)
+/* RFC 7748's X25519 function: shared = X25519(scalar, point). Returns the OR of the eight 32-bit words of
+ * shared (0 exactly when shared is all zeros), a secret the caller may only fold into its verdict. Not
+ * inlined: x25519 and x25519_unchecked share this one copy. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static uint32_t scalarmult(uint8_t *shared, const uint8_t *scalar, const uint8_t *point)
 {
     uint8_t k[32];
     uint32_t st[40];            /* x1, x2, z2, x3, z3 */
@@ -556,10 +563,38 @@ void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_
     FE_MUL(x2, x2, z2);
     fe_freeze(x2, x2);
     fe_store(shared, x2);
+    return x2[0] | x2[1] | x2[2] | x2[3] | x2[4] | x2[5] | x2[6] | x2[7];
 }
 
+/* RFC 7748's X25519 function as specified: no check of the result (all zeros for a small-order point). */
+void MCU_FN(x25519, x25519_unchecked)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point)
+{
+    (void)scalarmult(shared, scalar, point);
+}
+
+/* X25519 with RFC 7748 section 6.1's check, as TLS 1.3 (RFC 8446 7.4.2) and libsodium do it: a point of
+ * small order (or on the twist's small subgroup) gives the all-zero shared secret, which a peer could
+ * force whatever our scalar; it is reported as -1. The output is still written (all zeros then). The
+ * words of the result are OR-ed together (in scalarmult, from the canonical limbs it stores) and folded
+ * to a byte without a branch (shifts by 16 and 8 are register moves on AVR); only the verdict, which the
+ * return value publishes, goes through mcu_declassify: the shared secret stays secret for the checker. */
+int MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point)
+{
+    uint32_t acc = scalarmult(shared, scalar, point);
+
+    acc |= acc >> 16;
+    acc = (acc | (acc >> 8)) & 0xffu;
+    /* acc is 0..255: acc - 1 borrows into bit 8 only when acc == 0. The whole shifted word goes to
+     * mcu_declassify and its bit 0 is taken after: with the mask before the call, avr-gcc tests the
+     * sign bit with a skip (SBRC), a branch on the secret, which the checker found. */
+    return -(int)(mcu_declassify((acc - 1u) >> 8) & 1u);
+}
+
+/* The public key: X25519 of the base point 9, of prime order q (2^252 < q < 2^253). A clamped scalar is
+ * 8 m with 2^251 <= m < 2^252 < q, so k B is never the identity (the all-zero result), and no point of
+ * order q has u = 0 (that point has order 2): never zero, so no check. */
 void MCU_FN(x25519, x25519_base)(uint8_t *public_key, const uint8_t *scalar)
 {
     static const uint8_t base[32] = {9};
-    MCU_FN(x25519, x25519)(public_key, scalar, base);
+    (void)scalarmult(public_key, scalar, base);
 }

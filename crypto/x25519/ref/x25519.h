@@ -3,8 +3,14 @@
  *
  * Every implementation exports, under its own MCU_IMPL namespace:
  *   x25519(shared, scalar, point)   shared = X25519(scalar, point): clamping, the top bit of the point's
- *                                   last byte masked, u >= p accepted; all-zero for small-order points
- *   x25519_base(public_key, scalar) public_key = X25519(scalar, 9)
+ *                                   last byte masked, u >= p accepted. Returns 0, or -1 when shared is
+ *                                   all zeros (a small-order point, RFC 7748 section 6.1: the peer's key is
+ *                                   refused, as TLS 1.3 and libsodium do); the check is constant time
+ *   x25519_unchecked(shared, scalar, point)
+ *                                   the same X25519 function without the check (RFC 7748 section 5 as
+ *                                   written: all zeros for a small-order point, silently). Only for
+ *                                   protocols that check, or need the raw value, themselves
+ *   x25519_base(public_key, scalar) public_key = X25519(scalar, 9) (never zero: no check needed)
  *   fe_mul(r, a, b), fe_sqr(r, a)   r = a*b, a^2 mod 2^255-19 (exported so their cost is measured)
  *   ladder(st, k, bits)             the ladder x25519 runs, over the low `bits` bits of k, bits 2 .. 0
  *                                   taken as 0 (exported for the constant-time checker, which traces a
@@ -17,7 +23,8 @@
 #include <stdint.h>
 #include "mcucrypt/ns.h"
 
-void MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point);
+int MCU_FN(x25519, x25519)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point);
+void MCU_FN(x25519, x25519_unchecked)(uint8_t *shared, const uint8_t *scalar, const uint8_t *point);
 void MCU_FN(x25519, x25519_base)(uint8_t *public_key, const uint8_t *scalar);
 void MCU_FN(x25519, fe_mul)(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void MCU_FN(x25519, fe_sqr)(uint32_t *r, const uint32_t *a);
