@@ -16,8 +16,10 @@
 #include "mcucrypt/wipe.h"
 
 void MCU_FN(chacha20, block)(uint8_t *out, const uint8_t *key, const uint8_t *nonce, uint32_t counter);
-void MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
-                           uint32_t counter);
+/* Returns -1, writing nothing, when counter + ceil(len / 64) would pass 2^32 (crypto/chacha20/ref/chacha20.h);
+ * from counter 1 that needs len > 2^38 - 64 bytes, beyond any size_t of these cores: never here. */
+int MCU_FN(chacha20, xor)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key, const uint8_t *nonce,
+                          uint32_t counter);
 
 int MCU_FN(chacha20poly1305, aead_encrypt)(unsigned char *c, unsigned long long *clen, const unsigned char *m,
                                            unsigned long long mlen, const unsigned char *ad,
@@ -90,7 +92,7 @@ int MCU_FN(chacha20poly1305, aead_encrypt)(unsigned char *c, unsigned long long 
         return -1;
     }
     size_t n = (size_t)mlen;
-    MCU_FN(chacha20, xor)(c, m, n, k, npub, 1);
+    (void)MCU_FN(chacha20, xor)(c, m, n, k, npub, 1);
     aead_tag(c + n, ad, (size_t)adlen, c, n, npub, k);
     *clen = mlen + 16u;
     return 0;
@@ -120,7 +122,7 @@ int MCU_FN(chacha20poly1305, aead_decrypt)(unsigned char *m, unsigned long long 
         mcu_wipe(m, n);     /* no plaintext was computed; the output holds zeros, as for every AEAD here */
         return -1;
     }
-    MCU_FN(chacha20, xor)(m, c, n, k, npub, 1);
+    (void)MCU_FN(chacha20, xor)(m, c, n, k, npub, 1);
     *mlen = (unsigned long long)n;
     return 0;
 }
