@@ -64,7 +64,9 @@ def _target_arg(name: str) -> str:
     return name
 
 
-def _int_at_least(low: int, what: str = "") -> Callable[[str], int]:
+def int_at_least(low: int, what: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer >= low (a negative count is a one-line error, not a silent no-op);
+    shared by the subcommand modules."""
     def parse(text: str) -> int:
         try:
             value = int(text, 0)
@@ -981,7 +983,7 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument(f"--{name}", metavar="HEX", help=f"{what}, {hex_help}")
     s.add_argument("--counter", type=_u32_arg, default=None, metavar="N",
                    help="stream ciphers: the first block counter, 0 .. 2**32-1 (default 0)")
-    s.add_argument("--outlen", type=_int_at_least(0), default=None, metavar="N",
+    s.add_argument("--outlen", type=int_at_least(0), default=None, metavar="N",
                    help="XOFs and key derivation: output bytes (default: the instance's out_bytes or hash_bytes)")
     s.add_argument("--z", metavar="HEX", help=f"customizable XOFs (CXOF): the customization string, {hex_help}")
     s.add_argument("--decrypt", action="store_true", help="block ciphers and AEAD: decrypt instead of encrypt")
@@ -1012,7 +1014,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--isa", default=None, metavar="ISA",
                    help="rv32 only: the ISA the firmware may use, e.g. rv32imac (default), rv32i, "
                    "rv32imac_zbb_zbkb, rv32imac_xmul64; an error on other targets")
-    s.add_argument("--max-instructions", type=_int_at_least(1), default=DEFAULT_MAX_INSTRUCTIONS, metavar="N",
+    s.add_argument("--max-instructions", type=int_at_least(1), default=DEFAULT_MAX_INSTRUCTIONS, metavar="N",
                    help="instruction budget before the call counts as a runaway (default: the board's own, "
                    "which stops a runaway loop within 5 s)")
     s.add_argument("--ret", default="int", choices=["int", "void", *SCALAR_TYPES],
@@ -1048,7 +1050,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--merge", action="store_true",
                    help="merge into the results file (default results/bench.json): the measured jobs' records "
                    "replace theirs, every other record stays")
-    s.add_argument("--jobs", type=_int_at_least(1), default=None, metavar="N",
+    s.add_argument("--jobs", type=int_at_least(1), default=None, metavar="N",
                    help="parallel processes (default: one per core)")
     s.add_argument("--core", choices=_core_names(), help="build for and run on this part (avr: atmega1284p, "
                    "atmega2560; the default is each target's own part); its own results file, no goals")
@@ -1069,11 +1071,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a target (repeatable; default all four)")
     s.add_argument("--prim", action="append", metavar="PRIM", help=prim_help + " (repeatable; default all)")
     s.add_argument("--impl", action="append", metavar="IMPL", help=impl_help + " (repeatable; default all)")
-    s.add_argument("--random", type=_int_at_least(0), default=20, metavar="N",
+    s.add_argument("--random", type=int_at_least(0), default=20, metavar="N",
                    help="random differential cases per implementation (default 20; 0: vectors only)")
     s.add_argument("--core", choices=_core_names(), help="build for and run on this part (avr: atmega1284p, "
                    "atmega2560; the default is each target's own part)")
-    s.add_argument("--jobs", type=_int_at_least(1), default=1, metavar="N",
+    s.add_argument("--jobs", type=int_at_least(1), default=1, metavar="N",
                    help="parallel processes (default 1; each job is one implementation on one target)")
     s.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the jobs on the Dask cluster whose scheduler is at ADDRESS (docs/cluster.md)")
@@ -1107,7 +1109,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--symbol", metavar="F", help="with --elf: the function to check")
     s.add_argument("--isa", default=None, metavar="ISA", help="with --elf, rv32 only: the ISA the ELF may use "
                    "(default rv32imac), as for `mcucrypt call`")
-    s.add_argument("--max-instructions", type=_int_at_least(1), default=None, metavar="N",
+    s.add_argument("--max-instructions", type=int_at_least(1), default=None, metavar="N",
                    help="with --elf: instruction budget of one call before it counts as a runaway "
                    "(default: the board's own)")
     s.add_argument("--core", choices=_core_names(), help="with --elf, avr: the part ELF was built for "
@@ -1117,17 +1119,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--impl", metavar="IMPL", help=impl_help + " (default: the fastest that passes its vectors)")
     s.add_argument("--mode", choices=ct_mod.MODES,
                    help="taint (default where the board tracks taint) or trace (secret draws compared)")
-    s.add_argument("--trials", type=_int_at_least(CT_MIN_TRIALS, ": one per secret-draw pattern"),
+    s.add_argument("--trials", type=int_at_least(CT_MIN_TRIALS, ": one per secret-draw pattern"),
                    default=ct_mod.DEFAULT_TRIALS, metavar="N",
                    help=f"trace mode: secret draws (default {ct_mod.DEFAULT_TRIALS}, at least {CT_MIN_TRIALS})")
-    s.add_argument("--seed", type=_int_at_least(0, ""), metavar="N",
+    s.add_argument("--seed", type=int_at_least(0, ""), metavar="N",
                    help="trace mode: seed of the secret draws (default: a fresh one, printed)")
     s.add_argument("--json", action="store_true", help="the report as JSON (mode, seed, trials, findings)")
     s.add_argument("--all", action="store_true",
                    help="check every implementation on the target (claimed constant-time or not; PRIM or --impl "
                    "narrow it), one record each, into --out (seed 0 unless --seed)")
     s.add_argument("--out", metavar="FILE", help="--all: the results file (default results/ct-<target>.json)")
-    s.add_argument("--jobs", type=_int_at_least(1), default=None, metavar="N",
+    s.add_argument("--jobs", type=int_at_least(1), default=None, metavar="N",
                    help="--all: parallel processes (default: one per core)")
     s.add_argument("--resume", action="store_true",
                    help="--all: continue an interrupted run from the journal beside the results file")

@@ -242,21 +242,11 @@ def test_cxof_refuses_a_customization_string_over_2048_bits(impl: str, target: s
     assert hash_kind.DRIVER.check_z_limit(fw, random.Random(f"z/{impl}/{target}")) == 5
 
 
-def test_cxof_driver_catches_a_wrong_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mcucrypt.boards.base import CallResult
+def test_cxof_driver_catches_a_wrong_verdict(force_verdict) -> None:
     from mcucrypt.kinds.base import Mismatch
     fw = Firmware(CATALOG.implementation("asconcxof128", "ref"), "asconcxof128", "host")
-    real = fw.call
-
-    def verdict(value: int):
-        def call(op: str, named, **kw) -> CallResult:
-            res = real(op, named, **kw)
-            return CallResult(outputs=res.outputs, return_value=value if op.startswith("cxof") else res.return_value,
-                              cycles=res.cycles, instructions=res.instructions, stack_bytes=res.stack_bytes,
-                              trace=res.trace)
-        return call
     for value in (0, 0xFFFFFFFF, 3):   # an over-long string accepted, a legal one refused, neither 0 nor -1
-        monkeypatch.setattr(fw, "call", verdict(value))
+        force_verdict(fw, value, ops=("cxof", "cxof_init"))
         with pytest.raises(Mismatch):
             hash_kind.DRIVER.check_z_limit(fw, random.Random(0))
 

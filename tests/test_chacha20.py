@@ -13,7 +13,6 @@ import sys
 
 import pytest
 
-from mcucrypt.boards.base import CallResult
 from mcucrypt.catalog import load_catalog
 from mcucrypt.firmware import Firmware
 from mcucrypt.kinds import stream
@@ -42,18 +41,10 @@ def test_xor_refuses_a_wrapping_counter(impl: str, target: str) -> None:
     assert DRIVER.check_counter_limit(fw, random.Random(f"limit/{impl}/{target}")) == len(stream.COUNTER_LIMIT_CASES)
 
 
-def test_driver_catches_a_wrong_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_driver_catches_a_wrong_verdict(force_verdict) -> None:
     fw = Firmware(CATALOG.implementation("chacha20", "ref"), "chacha20", "host")
-    real = fw.call
-
-    def verdict(value: int):
-        def call(op: str, named, **kw) -> CallResult:
-            res = real(op, named, **kw)
-            return CallResult(outputs=res.outputs, return_value=value, cycles=res.cycles,
-                              instructions=res.instructions, stack_bytes=res.stack_bytes, trace=res.trace)
-        return call
     for value in (0, 0xFFFFFFFF, 2):    # a wrap accepted, a fitting length refused, neither 0 nor -1
-        monkeypatch.setattr(fw, "call", verdict(value))
+        force_verdict(fw, value)
         with pytest.raises(Mismatch):
             DRIVER.check_counter_limit(fw, random.Random(0))
 

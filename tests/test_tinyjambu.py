@@ -148,23 +148,25 @@ def test_forgeries_rejected_without_release(prim_id: str, impl: str, target: str
     DRIVER.check_decrypt(fw, key, nonce, ad, DRIVER.flip_bit(tag_only, 63), None, "empty message, bad tag")
 
 
+def _wrong_tags_against_a_good_one(fw: Firmware, seed: str) -> tuple[CallResult, CallResult, CallResult, bytes]:
+    """Traced decryptions of a valid ciphertext and of two whose tag is wrong in its first and in its
+    last byte; and the plaintext."""
+    rng = random.Random(seed)
+    key, nonce, ad, pt = rng.randbytes(16), rng.randbytes(12), rng.randbytes(3), rng.randbytes(9)
+    ct = model.encrypt("tinyjambu128", key, nonce, ad, pt)
+
+    def call(c: bytes) -> CallResult:
+        return fw.call("aead_decrypt", {"m": Buf(size=len(pt), out=True), "mlen": Buf(size=8, out=True),
+                                        "nsec": Buf(b""), "c": Buf(c), "clen": Int(len(c), 8), "ad": Buf(ad),
+                                        "adlen": Int(len(ad), 8), "npub": Buf(nonce), "k": Buf(key)}, trace=True)
+    return call(ct), call(DRIVER.flip_bit(ct, 8 * len(pt))), call(DRIVER.flip_bit(ct, 8 * len(ct) - 1)), pt
+
+
 @pytest.mark.parametrize("impl", C_IMPLS + ASM_IMPLS)
 def test_tag_compare_is_constant_time_on_avr(impl: str) -> None:
     """A tag wrong in its first byte and one wrong in its last byte give the same instruction trace, and
     both take exactly the cycles of a successful decryption: no early exit, no branch on the result."""
-    fw = firmware("tinyjambu128", impl, "avr")
-    rng = random.Random("ct-tag")
-    key, nonce, ad, pt = rng.randbytes(16), rng.randbytes(12), rng.randbytes(3), rng.randbytes(9)
-    ct = model.encrypt("tinyjambu128", key, nonce, ad, pt)
-
-    def call(c: bytes):
-        return fw.call("aead_decrypt", {"m": Buf(size=len(pt), out=True), "mlen": Buf(size=8, out=True),
-                                        "nsec": Buf(b""), "c": Buf(c), "clen": Int(len(c), 8), "ad": Buf(ad),
-                                        "adlen": Int(len(ad), 8), "npub": Buf(nonce), "k": Buf(key)}, trace=True)
-
-    good = call(ct)
-    first = call(DRIVER.flip_bit(ct, 8 * len(pt)))
-    last = call(DRIVER.flip_bit(ct, 8 * len(ct) - 1))
+    good, first, last, pt = _wrong_tags_against_a_good_one(firmware("tinyjambu128", impl, "avr"), "ct-tag")
     assert good.return_value == 0 and good.outputs[0] == pt
     assert first.return_value != 0 and last.return_value != 0 and not any(first.outputs[0])
     assert first.trace.pcs == last.trace.pcs
@@ -291,19 +293,8 @@ def test_one_call_aead_differential_and_path_on_rv32(prim_id: str) -> None:
 def test_one_call_aead_tag_compare_is_constant_time_on_rv32() -> None:
     """As on the AVR: a tag wrong in its first or its last byte gives the same instruction trace and the
     cycles of a successful decryption (the one-call routine compares and wipes without a branch)."""
-    fw = firmware("tinyjambu128", "rv32-fast", "rv32")
-    rng = random.Random("ct-tag-rv32")
-    key, nonce, ad, pt = rng.randbytes(16), rng.randbytes(12), rng.randbytes(3), rng.randbytes(9)
-    ct = model.encrypt("tinyjambu128", key, nonce, ad, pt)
-
-    def call(c: bytes):
-        return fw.call("aead_decrypt", {"m": Buf(size=len(pt), out=True), "mlen": Buf(size=8, out=True),
-                                        "nsec": Buf(b""), "c": Buf(c), "clen": Int(len(c), 8), "ad": Buf(ad),
-                                        "adlen": Int(len(ad), 8), "npub": Buf(nonce), "k": Buf(key)}, trace=True)
-
-    good = call(ct)
-    first = call(DRIVER.flip_bit(ct, 8 * len(pt)))
-    last = call(DRIVER.flip_bit(ct, 8 * len(ct) - 1))
+    good, first, last, pt = _wrong_tags_against_a_good_one(firmware("tinyjambu128", "rv32-fast", "rv32"),
+                                                           "ct-tag-rv32")
     assert good.return_value == 0 and good.outputs[0] == pt
     assert first.return_value != 0 and last.return_value != 0 and not any(first.outputs[0])
     assert first.trace.pcs == last.trace.pcs == good.trace.pcs

@@ -187,25 +187,12 @@ def test_whole_x25519_passes_taint_on_avr() -> None:
     assert res.taint == [], res.taint
 
 
-def test_driver_catches_a_wrong_verdict(host_ref: Firmware, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = host_ref.call
-
-    def verdict(value: int):
-        def call(op: str, named, **kw) -> CallResult:
-            res = real(op, named, **kw)
-            return CallResult(outputs=res.outputs, return_value=value, cycles=res.cycles,
-                              instructions=res.instructions, stack_bytes=res.stack_bytes, trace=res.trace)
-        return call
+def test_driver_catches_a_wrong_verdict(host_ref: Firmware, force_verdict) -> None:
     small, fine = dh.SMALL_ORDER_POINTS[2], (9).to_bytes(32, "little")
-    monkeypatch.setattr(host_ref, "call", verdict(0))
-    with pytest.raises(Mismatch):
-        DRIVER.x25519(host_ref, b"\x01" * 32, small)
-    monkeypatch.setattr(host_ref, "call", verdict(0xFFFFFFFF))
-    with pytest.raises(Mismatch):
-        DRIVER.x25519(host_ref, b"\x01" * 32, fine)
-    monkeypatch.setattr(host_ref, "call", verdict(1))
-    with pytest.raises(Mismatch):
-        DRIVER.x25519(host_ref, b"\x01" * 32, fine)
+    for value, point in ((0, small), (0xFFFFFFFF, fine), (1, fine)):    # accepted, refused, neither 0 nor -1
+        force_verdict(host_ref, value)
+        with pytest.raises(Mismatch):
+            DRIVER.x25519(host_ref, b"\x01" * 32, point)
 
 
 def test_cli_run_refuses_a_small_order_point() -> None:

@@ -134,12 +134,7 @@ class AeadDriver(KindDriver):
         """Every official vector when ``vectors`` is given (the bench's KAT verdict) or on the host; on a
         board with ``board_kat_full_bytes`` (instance parameter), the vectors whose message is at most that
         long and every 8th of the longer ones."""
-        if vectors is None:
-            vectors = self.kat_vectors(fw)
-            full = fw.params.get("board_kat_full_bytes")
-            if full is not None and fw.target != "host":
-                vectors = [v for i, v in enumerate(vectors) if len(v.hex("PT")) <= full or i % 8 == 0]
-        return super().check_vectors(fw, vectors)
+        return super().check_vectors(fw, self.board_subset(fw, "PT") if vectors is None else vectors)
 
     def check_vector(self, fw: Firmware, vec: Vector) -> None:
         key, nonce, ad, pt, ct = (vec.hex(f) for f in ("Key", "Nonce", "AD", "PT", "CT"))

@@ -79,6 +79,16 @@ class KindDriver(abc.ABC):
         of ``fw``'s id, unless the kind documents a subset for the board (X25519: kinds/dh.py)."""
         return self.vectors(fw.impl.primitive, fw.prim_id)
 
+    def board_subset(self, fw: Firmware, message_field: str) -> list[Vector]:
+        """``kat_vectors``, cut on a board for the test suite when the instance sets
+        ``board_kat_full_bytes``: every vector whose ``message_field`` is at most that many bytes long and
+        every 8th of the longer ones (a whole CAVP file of long messages costs minutes on the AVR)."""
+        vectors = self.kat_vectors(fw)
+        full = fw.params.get("board_kat_full_bytes")
+        if full is None or fw.target == "host":
+            return vectors
+        return [v for i, v in enumerate(vectors) if len(v.hex(message_field)) <= full or i % 8 == 0]
+
     def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
         """Run every official vector of ``fw``'s id (or ``vectors``); raise Mismatch on the first
         disagreement; return how many ran."""

@@ -151,12 +151,7 @@ class HashDriver(KindDriver):
         host. Otherwise (the test suite on a board) of ``kat_vectors``, every vector whose message is at
         most ``board_kat_full_bytes`` long (instance parameter) and every 8th of the longer ones: hashing
         the 1,025 messages of up to 1 KiB costs minutes on the AVR and on the trap-emulated Zbb of rv32."""
-        if vectors is None:
-            vectors = self.kat_vectors(fw)
-            full = fw.params.get("board_kat_full_bytes")
-            if full is not None and fw.target != "host":
-                vectors = [v for i, v in enumerate(vectors) if len(v.hex("Msg")) <= full or i % 8 == 0]
-        return super().check_vectors(fw, vectors)
+        return super().check_vectors(fw, self.board_subset(fw, "Msg") if vectors is None else vectors)
 
     def check_vector(self, fw: Firmware, vec: Vector) -> None:
         msg, md = vec.hex("Msg"), vec.hex("MD") if vec.get("MD") is not None else vec.hex("Output")

@@ -6,24 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..cli import int_at_least
 from ..records import check_out_dir, check_out_file
 from ..targets import ROOT
 from .boards import REAL_BOARDS, get_board
 from .image import DEFAULT_RUNS, ImageError, default_out_dir, make_image
-
-
-def _count_at_least(low: int):
-    """An argparse type: an integer >= low (a negative count is a one-line error, not a silent no-op)."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text, 0)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{value} is below the minimum of {low}")
-        return value
-    parse.__name__ = f"integer >= {low}"
-    return parse
 
 
 def _board(name: str):
@@ -147,11 +134,11 @@ def register(sub) -> None:
     s.add_argument("--impl", action="append", metavar="IMPL",
                    help="implementation (repeatable; default: every one the board runs)")
     s.add_argument("--out", metavar="DIR", help="output directory (default build/silicon/BOARD)")
-    s.add_argument("--runs", type=_count_at_least(1), default=DEFAULT_RUNS, metavar="N",
+    s.add_argument("--runs", type=int_at_least(1), default=DEFAULT_RUNS, metavar="N",
                    help=f"timed runs per operation, 1-31; the median is reported (default {DEFAULT_RUNS})")
-    s.add_argument("--max-vectors", type=_count_at_least(1), default=None, metavar="K",
+    s.add_argument("--max-vectors", type=int_at_least(1), default=None, metavar="K",
                    help="official vectors per implementation (default: as many as the board's data budget holds)")
-    s.add_argument("--clock", type=_count_at_least(1), default=None, metavar="HZ",
+    s.add_argument("--clock", type=int_at_least(1), default=None, metavar="HZ",
                    help="core clock: stm32f103 8/24/32/40/48/56/64/72 MHz (default 24 MHz, 0 wait states; "
                         "the wait states follow), AVR the board's crystal (default 16 MHz)")
     s.add_argument("--qemu", action="store_true",
