@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""Message authentication codes with a key of any length (HMAC-SHA256, HMAC-SHA512).
+"""Message authentication codes: with a key of any length (HMAC-SHA256, HMAC-SHA512) or a fixed one
+(AES-CMAC: instance parameter key_bytes, and no keylen argument).
 
-API under mcu_<id>_<impl>_ (META.yml `functions`):
+API under mcu_<id>_<impl>_ (META.yml `functions`; with key_bytes, drop every keylen):
   mac(out, key, keylen, in, inlen)                  the full tag_bytes tag
   mac_init(ctx, key, keylen), mac_update(ctx, in, inlen), mac_final(ctx, out)     incremental; final
                                                     writes the tag and wipes the context
@@ -11,12 +12,15 @@ API under mcu_<id>_<impl>_ (META.yml `functions`):
                                                     the only value declassified (mcu_declassify)
 Instance parameters: tag_bytes, block_bytes (the hash's block: keys and messages straddle it),
 ctx_bytes (the incremental context), min_tag_bytes (shortest truncated tag verify accepts, default 4),
-optional max_random_key (differential key lengths 0..this, default 200: longer than the block, so hashed
+optional key_bytes (a fixed key length: every key has it, the API has no keylen; --key must have
+it), max_random_key (differential key lengths 0..this, default 200: longer than the block, so hashed
 first), max_random_length (message lengths 0..this, default 300), bench_lengths (message lengths
 benchmarked, default [64]: op mac-<n>B with a 32-byte key) and ``ctx_public`` (as in the hash kind: the
 context's public bytes, [start, hex] pairs, for a context holding block_bytes + 21 bytes).
 Vector fields: Key, Msg, MD (RFC 4231 and NIST CAVP HMACVS; an MD shorter than tag_bytes is a truncated
-tag, checked through verify and as a prefix of the tag).
+tag, checked through verify and as a prefix of the tag). NIST CAVP CMAC files: Mlen (message bytes; Msg
+is 00 when 0), Tlen (tag bytes), Mac (the tag, as MD) and, in the verification files, Result (P: verify
+must accept, F...: it must refuse; the mac must then differ from the tag).
 The model module provides mac(id, key, msg) -> the full tag.
 """
 from __future__ import annotations
@@ -36,6 +40,13 @@ DEFAULT_MAX_KEY = 200
 DEFAULT_MAX_RANDOM = 300
 
 
+def key_args(fw: Firmware, key: bytes) -> dict:
+    """The key arguments of a call: key and keylen, or the key alone for a fixed-length key (key_bytes)."""
+    if "key_bytes" in fw.params:
+        return {"key": Buf(key)}
+    return {"key": Buf(key), "keylen": len(key)}
+
+
 def returned_minus_one(value: int) -> bool:
     """A C int -1 as the board reports it (unsigned, 16 bits on AVR, 32 elsewhere)."""
     return value in (-1, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF)
@@ -49,14 +60,14 @@ class MacDriver(KindDriver):
 
     # ------------------------------------------------------------------------------------------ calls
     def mac(self, fw: Firmware, key: bytes, msg: bytes) -> tuple[bytes, CallResult]:
-        res = fw.call("mac", {"out": Buf(size=fw.params["tag_bytes"], out=True), "key": Buf(key),
-                              "keylen": len(key), "in": Buf(msg), "inlen": len(msg)})
+        res = fw.call("mac", {"out": Buf(size=fw.params["tag_bytes"], out=True), **key_args(fw, key),
+                              "in": Buf(msg), "inlen": len(msg)})
         return res.outputs[0], res
 
     def incremental(self, fw: Firmware, key: bytes, chunks: list[bytes]) -> tuple[bytes, bytes]:
         """mac_init, one mac_update per chunk, mac_final: the tag and the context mac_final left."""
-        ctx = fw.call("mac_init", {"ctx": Buf(size=fw.params["ctx_bytes"], out=True), "key": Buf(key),
-                                   "keylen": len(key)}).outputs[0]
+        ctx = fw.call("mac_init", {"ctx": Buf(size=fw.params["ctx_bytes"], out=True),
+                                   **key_args(fw, key)}).outputs[0]
         for c in chunks:
             ctx = fw.call("mac_update", {"ctx": Buf(ctx, out=True), "in": Buf(c), "inlen": len(c)}).outputs[0]
         res = fw.call("mac_final", {"ctx": Buf(ctx, out=True), "out": Buf(size=fw.params["tag_bytes"], out=True)})
@@ -65,7 +76,7 @@ class MacDriver(KindDriver):
 
     def verify(self, fw: Firmware, tag: bytes, key: bytes, msg: bytes) -> tuple[bool, CallResult]:
         """True on 0; False on -1; anything else is a Mismatch (the API returns only these two)."""
-        res = fw.call("verify", {"tag": Buf(tag), "taglen": len(tag), "key": Buf(key), "keylen": len(key),
+        res = fw.call("verify", {"tag": Buf(tag), "taglen": len(tag), **key_args(fw, key),
                                  "in": Buf(msg), "inlen": len(msg)})
         if res.return_value == 0:
             return True, res
@@ -89,10 +100,24 @@ class MacDriver(KindDriver):
             raise Mismatch(f"{where}: verify accepted a tag wrong in byte {i}: {bad.hex()}")
 
     def check_vector(self, fw: Firmware, vec: Vector) -> None:
-        key, msg, md = vec.hex("Key"), vec.hex("Msg"), vec.hex("MD")
+        key, msg = vec.hex("Key"), vec.hex("Msg")
+        md = vec.hex("MD") if vec.get("MD") is not None else vec.hex("Mac")
         if vec.get("Len") is not None and int(vec.get("Len")) != 8 * len(msg):
             raise Mismatch(f"{vec.where}: Len {vec.get('Len')} is not the message's {8 * len(msg)} bits")
-        self.check_tag(fw, key, msg, md, f"{vec.where} (Count {vec.get('Count')})")
+        if vec.get("Mlen") is not None:   # CAVP CMAC: lengths in bytes, the empty message written 00
+            msg = msg[:int(vec.get("Mlen"))]
+            if len(msg) != int(vec.get("Mlen")) or len(md) != int(vec.get("Tlen", len(md))):
+                raise Mismatch(f"{vec.where}: Mlen/Tlen disagree with Msg/Mac")
+        where = f"{vec.where} (Count {vec.get('Count')})"
+        result = vec.get("Result")
+        if result is None or result.startswith("P"):
+            self.check_tag(fw, key, msg, md, where)
+            return
+        got, _ = self.mac(fw, key, msg)   # Result F: a forged tag, verify must refuse it
+        if got[:len(md)] == md:
+            raise Mismatch(f"{where}: the mac matches a tag the vector marks as failing ({result})")
+        if self.verify(fw, md, key, msg)[0]:
+            raise Mismatch(f"{where}: verify accepted the failing tag {md.hex()} ({result})")
 
     @staticmethod
     def _split(rng: random.Random, data: bytes, parts: int) -> list[bytes]:
@@ -125,15 +150,21 @@ class MacDriver(KindDriver):
     def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
         """Random keys of 0..max_random_key bytes (beyond the block: hashed first) and messages of
         0..max_random_length bytes against the model (check_one); the first trials take the key
-        lengths at the block's edges (block - 1, block, block + 1)."""
+        lengths at the block's edges (block - 1, block, block + 1). With key_bytes: keys of that
+        length, the first trials' messages 0, block - 1, block and block + 1 bytes long."""
         model = self.model(fw.impl.primitive)
         block = fw.params["block_bytes"]
         top_key = fw.params.get("max_random_key", DEFAULT_MAX_KEY)
         top = fw.params.get("max_random_length", DEFAULT_MAX_RANDOM)
+        fixed_key = fw.params.get("key_bytes")
         edges = [block - 1, block, block + 1]
         for i in range(trials):
-            key = rng.randbytes(edges[i] if i < len(edges) else rng.randint(0, top_key))
-            msg = rng.randbytes(rng.randint(0, top))
+            if fixed_key is not None:   # one key length: the message lengths take the block edges
+                key = rng.randbytes(fixed_key)
+                msg = rng.randbytes([0, block - 1, block, block + 1][i] if i < 4 else rng.randint(0, top))
+            else:
+                key = rng.randbytes(edges[i] if i < len(edges) else rng.randint(0, top_key))
+                msg = rng.randbytes(rng.randint(0, top))
             self.check_one(fw, model, key, msg, rng, f"trial {i}: key {key.hex()} msg {msg.hex()}")
         return trials
 
@@ -142,7 +173,7 @@ class MacDriver(KindDriver):
         """mac-<n>B: the one-shot tag of n message bytes under a 32-byte key (HMAC's cost: the two key
         blocks, the message, two finishing blocks); verify-<n>B the same with the comparison."""
         rng = random.Random(f"bench/{fw.prim_id}")
-        key = rng.randbytes(BENCH_KEY_BYTES)
+        key = rng.randbytes(fw.params.get("key_bytes", BENCH_KEY_BYTES))
         lengths = fw.params.get("bench_lengths", DEFAULT_BENCH_LENGTHS)
         msg = rng.randbytes(max(lengths))
         ops = []
@@ -160,12 +191,13 @@ class MacDriver(KindDriver):
         byte ``trial % tag_bytes`` (both paths run; only the verdict is declassified)."""
         p = fw.params
         tag_bytes, ctx_bytes, block = p["tag_bytes"], p["ctx_bytes"], p["block_bytes"]
-        key, long_key = rng.randbytes(32), rng.randbytes(block + 13)
+        fixed_key = p.get("key_bytes")
+        key = rng.randbytes(fixed_key or 32)
+        keys = (key,) if fixed_key else (key, rng.randbytes(block + 13))
         msg = rng.randbytes(block + 21)
-        cases = [CtCase("mac", {"out": Buf(size=tag_bytes, out=True), "key": Buf(k), "keylen": len(k),
-                                "in": Buf(msg), "inlen": len(msg)}) for k in (key, long_key)]
-        cases.append(CtCase("mac_init", {"ctx": Buf(size=ctx_bytes, out=True), "key": Buf(key),
-                                         "keylen": len(key)}))
+        cases = [CtCase("mac", {"out": Buf(size=tag_bytes, out=True), **key_args(fw, k),
+                                "in": Buf(msg), "inlen": len(msg)}) for k in keys]
+        cases.append(CtCase("mac_init", {"ctx": Buf(size=ctx_bytes, out=True), **key_args(fw, key)}))
         ctx = bytearray(rng.randbytes(ctx_bytes))
         public = {"ctx": fix_public_bytes(ctx, p["ctx_public"])}
         part = rng.randbytes(21)
@@ -173,12 +205,12 @@ class MacDriver(KindDriver):
                             public))
         cases.append(CtCase("mac_final", {"ctx": Buf(bytes(ctx), out=True), "out": Buf(size=tag_bytes, out=True)},
                             public))
-        tag = fw.call("mac", {"out": Buf(size=tag_bytes, out=True), "key": Buf(key), "keylen": len(key),
+        tag = fw.call("mac", {"out": Buf(size=tag_bytes, out=True), **key_args(fw, key),
                               "in": Buf(msg), "inlen": len(msg)}).outputs[0]
         wrong = getattr(rng, "trial", 0) % tag_bytes
         bad = tag[:wrong] + bytes([tag[wrong] ^ (1 << rng.randrange(8))]) + tag[wrong + 1:]
         for t in (tag, bad):
-            cases.append(CtCase("verify", {"tag": Buf(t), "taglen": len(t), "key": Buf(key), "keylen": len(key),
+            cases.append(CtCase("verify", {"tag": Buf(t), "taglen": len(t), **key_args(fw, key),
                                            "in": Buf(msg), "inlen": len(msg)}))
         return cases
 
@@ -189,6 +221,9 @@ class MacDriver(KindDriver):
         AuthenticationFailed (exit 2)."""
         key = parse_hex("key", opts.key) if getattr(opts, "key", None) else b""
         msg = parse_hex("input", opts.input) if getattr(opts, "input", None) else b""
+        fixed_key = fw.params.get("key_bytes")
+        if fixed_key is not None and len(key) != fixed_key:
+            raise UsageError(f"--key: {fw.prim_id} takes a {fixed_key}-byte key, got {len(key)}")
         if getattr(opts, "tag", None) is None:
             return self.mac(fw, key, msg)
         tag = parse_hex("tag", opts.tag)
