@@ -17,8 +17,8 @@
  * with K2. Incremental: a complete block is held back until more data arrives (the last block of the
  * message is only known at mac_final), so the context holds at most one pending block.
  *
- * Context (CMAC_CTX_BYTES = 244 bytes, byte arrays only: any alignment): the round keys as the block
- * function's key schedule writes them (176 bytes) at 0, K1 at 176, K2 at 192, the chaining value at 208,
+ * Context (CMAC_CTX_BYTES = 244 bytes, 4-byte aligned: cm3-table reads its round keys as words): the
+ * round keys as the block function's key schedule writes them (176 bytes) at 0, K1 at 176, K2 at 192, the chaining value at 208,
  * the pending block at 224 and its byte count (0..16, public: it follows the message lengths) at 240,
  * three zero bytes of padding. mac_final writes the tag and wipes the whole context.
  *
@@ -37,9 +37,10 @@
 #define CMAC_RK_BYTES 176
 #define CMAC_CTX_BYTES 244
 
-/* The linked crypto/aes implementation's block function (176-byte round keys for every one used here). */
-void MCU_FN(aes128, keyschedule)(uint8_t *rk, const uint8_t *key);
-void MCU_FN(aes128, encrypt)(uint8_t *out, const uint8_t *in, const uint8_t *rk);
+/* The linked crypto/aes implementation's block function: 176-byte round keys for every one used here,
+ * bytes for most, 44 words for cm3-table (hence void *: the context's round keys are 4-byte aligned). */
+void MCU_FN(aes128, keyschedule)(void *rk, const uint8_t *key);
+void MCU_FN(aes128, encrypt)(uint8_t *out, const uint8_t *in, const void *rk);
 
 void MCU_FN(aescmac128, mac)(uint8_t *out, const uint8_t *key, const uint8_t *in, size_t inlen);
 void MCU_FN(aescmac128, mac_init)(uint8_t *ctx, const uint8_t *key);
@@ -48,7 +49,7 @@ void MCU_FN(aescmac128, mac_final)(uint8_t *ctx, uint8_t *out);
 int MCU_FN(aescmac128, verify)(const uint8_t *tag, size_t taglen, const uint8_t *key, const uint8_t *in,
                                size_t inlen);
 
-typedef struct {
+typedef struct __attribute__((aligned(4))) {
     uint8_t rk[CMAC_RK_BYTES];
     uint8_t k1[CMAC_BLOCK];
     uint8_t k2[CMAC_BLOCK];
@@ -158,17 +159,17 @@ void MCU_FN(aescmac128, mac)(uint8_t *out, const uint8_t *key, const uint8_t *in
 
 void MCU_FN(aescmac128, mac_init)(uint8_t *ctx, const uint8_t *key)
 {
-    cmac_init((cmac_ctx *)ctx, key);
+    cmac_init((cmac_ctx *)(void *)ctx, key);
 }
 
 void MCU_FN(aescmac128, mac_update)(uint8_t *ctx, const uint8_t *in, size_t inlen)
 {
-    cmac_update((cmac_ctx *)ctx, in, inlen);
+    cmac_update((cmac_ctx *)(void *)ctx, in, inlen);
 }
 
 void MCU_FN(aescmac128, mac_final)(uint8_t *ctx, uint8_t *out)
 {
-    cmac_final((cmac_ctx *)ctx, out);
+    cmac_final((cmac_ctx *)(void *)ctx, out);
 }
 
 /* 0 when the first taglen bytes of the tag match (4 <= taglen <= 16; SP 800-38B allows truncation, its
