@@ -33,6 +33,12 @@
 #include "mcucrypt/declassify.h"
 #include "mcucrypt/wipe.h"
 
+/* The block function's symbols in this family's namespace (mcu_aescmac_aes128_<impl>_*): without it
+ * an export holding crypto/aes too would define mcu_aes128_<impl>_encrypt twice. */
+#ifndef aes128
+#error "aes128 must be defined as aescmac_aes128: the AES block function's symbols in this family's namespace"
+#endif
+
 #define CMAC_BLOCK 16
 #define CMAC_RK_BYTES 176
 #define CMAC_CTX_BYTES 244
