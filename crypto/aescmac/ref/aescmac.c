@@ -101,6 +101,20 @@ static void cmac_init(cmac_ctx *c, const uint8_t *key)
     c->pad[0] = c->pad[1] = c->pad[2] = 0;
 }
 
+/* Zero the whole context by word stores through a volatile pointer (the context is 4-byte aligned), an
+ * 8-bit count: a quarter of mcu_wipe's byte loop on the AVR, where it was a third of a 16-byte tag's
+ * cycles. The empty asm keeps the stores even if the context is dead afterwards (as mcu_wipe). */
+static void cmac_wipe(cmac_ctx *c)
+{
+    volatile uint32_t *w = (volatile uint32_t *)(void *)c;
+    for (uint8_t i = 0; i < sizeof *c / 4u; i++) {
+        w[i] = 0;
+    }
+#if defined(__GNUC__)
+    __asm__ __volatile__("" : : "r"(c) : "memory");
+#endif
+}
+
 /* x = AES_K(x ^ block) */
 static void cmac_block(cmac_ctx *c, const uint8_t *block)
 {
@@ -152,7 +166,7 @@ static void cmac_final(cmac_ctx *c, uint8_t *out)
         xor2(c->x, c->m, c->k2);
     }
     MCU_FN(aes128, encrypt)(out, c->x, c->rk);
-    mcu_wipe(c, sizeof *c);
+    cmac_wipe(c);
 }
 
 void MCU_FN(aescmac128, mac)(uint8_t *out, const uint8_t *key, const uint8_t *in, size_t inlen)
