@@ -321,6 +321,42 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
         return failed;                                                                            \
     }
 
+/* A MAC with a fixed-length key (AES-CMAC: no keylen argument), the records and checks as EX_DEFINE_MAC's
+ * (RFC 4493, NIST CAVP CMACGenAES128; taglen < TAG_BYTES: a truncated tag). */
+#define EX_DEFINE_MAC_FIXED_KEY(id, ID)                                                           \
+    static int ex_check_##id(int *passed)                                                         \
+    {                                                                                             \
+        enum { T = MCU_##ID##_TAG_BYTES, MAX = 160 };                                             \
+        uint8_t key[MAX], msg[MAX], tag[T], out[T];                                               \
+        uint8_t ctx[MCU_##ID##_CTX_BYTES] __attribute__((aligned(4)));                            \
+        const uint8_t *v = ex_##id;                                                               \
+        int failed = 0;                                                                           \
+        for (unsigned i = 0; i < EX_##ID##_COUNT; i++) {                                          \
+            unsigned k = EX_ROM_BYTE(v), m = EX_ROM_BYTE(v + 1), t = EX_ROM_BYTE(v + 2);          \
+            ex_read(key, v + 3, k);                                                               \
+            ex_read(msg, v + 3 + k, m);                                                           \
+            ex_read(tag, v + 3 + k + m, t);                                                       \
+            mcu_##id##_mac(out, key, msg, m);                                                     \
+            int ok = ex_equal(out, v + 3 + k + m, t);                                             \
+            mcu_##id##_mac_init(ctx, key);                                                        \
+            mcu_##id##_mac_update(ctx, msg, m / 2);                                               \
+            mcu_##id##_mac_update(ctx, msg + m / 2, m - m / 2);                                   \
+            mcu_##id##_mac_final(ctx, out);                                                       \
+            ok = ok && ex_equal(out, v + 3 + k + m, t);                                           \
+            ok = ok && mcu_##id##_verify(tag, t, key, msg, m)    == 0;                            \
+            tag[t - 1] ^= 1u;                                                                     \
+            ok = ok && mcu_##id##_verify(tag, t, key, msg, m)    == -1;                           \
+            if (ok) {                                                                             \
+                (*passed)++;                                                                      \
+            } else {                                                                              \
+                failed++;                                                                         \
+            }                                                                                     \
+            v += 3 + k + m + t;                                                                   \
+        }                                                                                         \
+        mcu_wipe(key, sizeof key);                                                                \
+        return failed;                                                                            \
+    }
+
 /* HKDF: ikmlen || saltlen || infolen || L || ikm || salt || info || okm (RFC 5869 appendix A). */
 #define EX_DEFINE_KDF(id, ID)                                                                     \
     static int ex_check_##id(int *passed)                                                         \

@@ -12,7 +12,8 @@ Record layouts (one flat byte string per id, records back to back):
   aead:        mlen (1) || adlen (1) || key || nonce || pt || ad || ct (mlen + TAG_BYTES)
   hash:        mlen (1) || zlen (1) || msg || z || digest (OUT_BYTES)   (SHA-2, SHA-3: NIST CAVP messages, zlen 0)
   xof:         mlen (1) || outlen (1) || msg || output (outlen)        (SHAKE: an XOF without a `hash` op)
-  mac:         keylen (1) || mlen (1) || taglen (1) || key || msg || tag  (RFC 4231; a tag may be truncated)
+  mac:         keylen (1) || mlen (1) || taglen (1) || key || msg || tag  (RFC 4231, RFC 4493, CAVP CMAC;
+               a tag may be truncated; AES-CMAC's fixed 16-byte key: EX_DEFINE_MAC_FIXED_KEY)
   kdf:         ikmlen (1) || saltlen (1) || infolen (1) || L (1) || ikm || salt || info || okm (L)
 """
 from __future__ import annotations
@@ -78,7 +79,13 @@ def records(kind: str, prim_id: str, vecs, family: str = "", mode: str = "") -> 
             msg, digest = v.hex("Msg"), v.hex("Output")
             rec = bytes([len(msg), len(digest)]) + msg + digest
         elif kind == "mac":
-            key, msg, md = v.hex("Key"), v.hex("Msg"), v.hex("MD")
+            if "Mlen" in f:     # NIST CAVP CMAC (Msg = 00 when Mlen = 0): one record of each (Mlen, Tlen) group
+                if int(f["Count"]) % 8:
+                    continue
+                msg, md = v.hex("Msg")[:int(f["Mlen"])], v.hex("Mac")
+            else:
+                msg, md = v.hex("Msg"), v.hex("MD")
+            key = v.hex("Key")
             rec = bytes([len(key), len(msg), len(md)]) + key + msg + md
         elif kind == "kdf":
             ikm, salt, info, okm = v.hex("IKM"), v.hex("salt"), v.hex("info"), v.hex("OKM")
@@ -142,7 +149,8 @@ def render() -> str:
                 lines.append("    " + ", ".join(f"0x{b:02x}" for b in data[i:i + 16]) + ",")
             # SHAKE has no one-shot `hash`: its own check (xof, and init/update/squeeze); Ascon's XOF has one.
             macro = "CXOF" if params.get("mode") == "cxof" else \
-                "XOF" if params.get("mode") == "xof" and "hash" not in params.get("ops", ()) else kind.upper()
+                "XOF" if params.get("mode") == "xof" and "hash" not in params.get("ops", ()) else \
+                "MAC_FIXED_KEY" if kind == "mac" and "key_bytes" in params else kind.upper()
             lines += ["};", f"EX_DEFINE_{macro}({prim_id}, {up})", "#endif", ""]
             checks.append(f"#ifdef MCU_HAVE_{up}\n    failed += ex_check_{prim_id}(&passed);\n#endif")
     lines += ["/* Every check of an id the library holds: the number of vectors that passed, or 1000 + the",
