@@ -125,6 +125,11 @@ def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str
     if kind == "hash":
         return [("OUT_BYTES", p["out_bytes"], "digest (hash) or default output length (XOF)"),
                 ("CTX_BYTES", p["ctx_bytes"], "incremental context (init/update/final or squeeze)")]
+    if kind == "mac" and "key_bytes" in p:      # AES-CMAC: a fixed-length key
+        return [("TAG_BYTES", p["tag_bytes"], "tag (mac, mac_final; verify takes min_tag_bytes..TAG_BYTES)"),
+                ("KEY_BYTES", p["key_bytes"], "key (every key has this length)"),
+                ("BLOCK_BYTES", p["block_bytes"], "the cipher's block"),
+                ("CTX_BYTES", p["ctx_bytes"], "incremental context (mac_init/mac_update/mac_final)")]
     if kind == "mac":
         return [("TAG_BYTES", p["tag_bytes"], "tag (mac, mac_final; verify takes min_tag_bytes..TAG_BYTES)"),
                 ("BLOCK_BYTES", p["block_bytes"], "the hash's block (keys longer than this are hashed first)"),
@@ -218,14 +223,15 @@ KIND_NOTES = {
          "`mcu_<id>_wipe_ctx` when done."),
     ],
     "mac": [
-        ("Byte order", "keys, messages and tags are byte strings as in RFC 4231; keys of any length (longer "
-         "than BLOCK_BYTES: hashed first, FIPS 198-1)."),
+        ("Byte order", "keys, messages and tags are byte strings as in RFC 4231 and RFC 4493; HMAC keys of any "
+         "length (longer than BLOCK_BYTES: hashed first, FIPS 198-1), AES-CMAC keys of 16 bytes (no keylen)."),
         ("Alignment", "byte buffers may have any alignment; `uint8_t *ctx` (CTX_BYTES) 4-byte aligned."),
         ("Overlap", "keep input and output buffers distinct."),
         ("Return codes", "`verify`: 0 when the first taglen bytes of the tag match, -1 otherwise and for "
          "taglen outside 4..TAG_BYTES; every byte is compared (constant time) and only the verdict is "
          "declassified. The others `void`."),
-        ("Context lifetime", "`mac_init` (the key's two blocks compressed), any number of `mac_update`s, then "
+        ("Context lifetime", "`mac_init` (HMAC: the key's two blocks compressed; CMAC: round keys and "
+         "subkeys), any number of `mac_update`s, then "
          "`mac_final`, which writes the tag and wipes the context; wipe an abandoned context with "
          "`mcu_<id>_wipe_ctx`."),
     ],
