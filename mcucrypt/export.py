@@ -126,9 +126,11 @@ def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str
     if kind == "hash":
         return [("OUT_BYTES", p["out_bytes"], "digest (hash) or default output length (XOF)"),
                 ("CTX_BYTES", p["ctx_bytes"], "incremental context (init/update/final or squeeze)")]
-    if kind == "mac" and "key_bytes" in p:
-        return [("KEY_BYTES", p["key_bytes"], "key (a one-time key: never two messages under one key)"),
-                ("TAG_BYTES", p["tag_bytes"], "tag (mac, mac_final; verify takes exactly TAG_BYTES)"),
+    if kind == "mac" and "key_bytes" in p:      # one fixed key length (Poly1305, AES-CMAC): no keylen
+        exact = p.get("min_tag_bytes", 4) == p["tag_bytes"]
+        return [("KEY_BYTES", p["key_bytes"], "key (every key has this length)"),
+                ("TAG_BYTES", p["tag_bytes"], "tag (mac, mac_final; verify takes "
+                 + ("exactly TAG_BYTES)" if exact else "min_tag_bytes..TAG_BYTES)")),
                 ("BLOCK_BYTES", p["block_bytes"], "the block the message is processed in"),
                 ("CTX_BYTES", p["ctx_bytes"], "incremental context (mac_init/mac_update/mac_final)")]
     if kind == "mac":
@@ -224,14 +226,15 @@ KIND_NOTES = {
          "`mcu_<id>_wipe_ctx` when done."),
     ],
     "mac": [
-        ("Byte order", "keys, messages and tags are byte strings as in RFC 4231; keys of any length (longer "
-         "than BLOCK_BYTES: hashed first, FIPS 198-1)."),
+        ("Byte order", "keys, messages and tags are byte strings as in RFC 4231 and RFC 4493; HMAC keys of any "
+         "length (longer than BLOCK_BYTES: hashed first, FIPS 198-1), AES-CMAC keys of 16 bytes (no keylen)."),
         ("Alignment", "byte buffers may have any alignment; `uint8_t *ctx` (CTX_BYTES) 4-byte aligned."),
         ("Overlap", "keep input and output buffers distinct."),
         ("Return codes", "`verify`: 0 when the first taglen bytes of the tag match, -1 otherwise and for "
          "taglen outside 4..TAG_BYTES; every byte is compared (constant time) and only the verdict is "
          "declassified. The others `void`."),
-        ("Context lifetime", "`mac_init` (the key's two blocks compressed), any number of `mac_update`s, then "
+        ("Context lifetime", "`mac_init` (HMAC: the key's two blocks compressed; CMAC: round keys and "
+         "subkeys), any number of `mac_update`s, then "
          "`mac_final`, which writes the tag and wipes the context; wipe an abandoned context with "
          "`mcu_<id>_wipe_ctx`."),
     ],
@@ -1206,8 +1209,8 @@ def _api_group(prim: Primitive, ids: list[str], kind: str, chosen: set[tuple[str
     return out
 
 
-# A MAC with one fixed key length (Poly1305): a one-time key, full-length tags.
-FIXED_KEY_MAC_NOTES = [
+# Poly1305 (a MAC with one fixed key length): a one-time key, full-length tags.
+ONE_TIME_KEY_MAC_NOTES = [
     ("Byte order", "keys, messages and tags are byte strings as in RFC 8439 section 2.5; the key is KEY_BYTES "
      "long and must authenticate one message only (Poly1305 is a one-time authenticator: derive a fresh key "
      "per message, as ChaCha20-Poly1305 does)."),
@@ -1224,8 +1227,8 @@ def _kind_notes(prim: Primitive, impls: list[Implementation], ids: list[str], ki
     """KIND_NOTES for a group, adjusted to what its implementations have: an AEAD without a state (Ascon)
     gets a key-only lifetime note, and every AEAD its nonce rules and the nsec convention."""
     notes = list(KIND_NOTES[kind])
-    if kind == "mac" and all("key_bytes" in im.params(i) for im in impls for i in ids if i in im.ids):
-        notes = FIXED_KEY_MAC_NOTES
+    if kind == "mac" and ids == ["poly1305"]:
+        notes = ONE_TIME_KEY_MAC_NOTES
     if kind == "aead":
         stateful = any("state_bytes" in im.params(i) for im in impls for i in ids if i in im.ids)
         if not stateful:

@@ -325,9 +325,10 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
         return failed;                                                                            \
     }
 
-/* A MAC with one fixed key length (Poly1305, RFC 8439): keylen (= KEY_BYTES) || mlen || taglen || key ||
- * msg || tag; the same checks as EX_DEFINE_MAC, through the prototypes without keylen. */
-#define EX_DEFINE_MAC_FIXEDKEY(id, ID)                                                            \
+/* A MAC with one fixed key length (Poly1305, RFC 8439; AES-CMAC, RFC 4493 and NIST CAVP CMACGenAES128):
+ * keylen (= KEY_BYTES) || mlen || taglen || key || msg || tag; the same checks as EX_DEFINE_MAC, through
+ * the prototypes without keylen (taglen < TAG_BYTES: a truncated tag). */
+#define EX_DEFINE_MAC_FIXED_KEY(id, ID)                                                           \
     static int ex_check_##id(int *passed)                                                         \
     {                                                                                             \
         enum { K = MCU_##ID##_KEY_BYTES, T = MCU_##ID##_TAG_BYTES, MAX = 160 };                   \
@@ -341,7 +342,7 @@ static int ex_equal(const uint8_t *ram, const uint8_t *rom, size_t n)
             ex_read(msg, v + 3 + k, m);                                                           \
             ex_read(tag, v + 3 + k + m, t);                                                       \
             mcu_##id##_mac(out, key, msg, m);                                                     \
-            int ok = k == K && t == T && ex_equal(out, v + 3 + k + m, t);                         \
+            int ok = k == K && t <= T && ex_equal(out, v + 3 + k + m, t);                         \
             mcu_##id##_mac_init(ctx, key);                                                        \
             mcu_##id##_mac_update(ctx, msg, m / 2);                                               \
             mcu_##id##_mac_update(ctx, msg + m / 2, m - m / 2);                                   \

@@ -12,8 +12,9 @@ Record layouts (one flat byte string per id, records back to back):
   aead:        mlen (1) || adlen (1) || key || nonce || pt || ad || ct (mlen + TAG_BYTES)
   hash:        mlen (1) || zlen (1) || msg || z || digest (OUT_BYTES)   (SHA-2, SHA-3: NIST CAVP messages, zlen 0)
   xof:         mlen (1) || outlen (1) || msg || output (outlen)        (SHAKE: an XOF without a `hash` op)
-  mac:         keylen (1) || mlen (1) || taglen (1) || key || msg || tag  (RFC 4231; a tag may be truncated;
-               Poly1305, a fixed key length: EX_DEFINE_MAC_FIXEDKEY, messages up to 160 bytes)
+  mac:         keylen (1) || mlen (1) || taglen (1) || key || msg || tag  (RFC 4231, RFC 4493, CAVP CMAC;
+               a tag may be truncated; a fixed key length (Poly1305, AES-CMAC): EX_DEFINE_MAC_FIXED_KEY,
+               messages up to 160 bytes)
   kdf:         ikmlen (1) || saltlen (1) || infolen (1) || L (1) || ikm || salt || info || okm (L)
 """
 from __future__ import annotations
@@ -84,7 +85,13 @@ def records(kind: str, prim_id: str, vecs, family: str = "", mode: str = "") -> 
             msg, digest = v.hex("Msg"), v.hex("Output")
             rec = bytes([len(msg), len(digest)]) + msg + digest
         elif kind == "mac":
-            key, msg, md = v.hex("Key"), v.hex("Msg"), v.hex("MD")
+            if "Mlen" in f:     # NIST CAVP CMAC (Msg = 00 when Mlen = 0): one record of each (Mlen, Tlen) group
+                if int(f["Count"]) % 8:
+                    continue
+                msg, md = v.hex("Msg")[:int(f["Mlen"])], v.hex("Mac")
+            else:
+                msg, md = v.hex("Msg"), v.hex("MD")
+            key = v.hex("Key")
             if family == "chachapoly" and len(msg) > POLY1305_MAX_MSG:
                 continue
             rec = bytes([len(key), len(msg), len(md)]) + key + msg + md
@@ -154,7 +161,7 @@ def render() -> str:
             # SHAKE has no one-shot `hash`: its own check (xof, and init/update/squeeze); Ascon's XOF has one.
             macro = "CXOF" if params.get("mode") == "cxof" else \
                 "XOF" if params.get("mode") == "xof" and "hash" not in params.get("ops", ()) else \
-                "MAC_FIXEDKEY" if kind == "mac" and "key_bytes" in params else kind.upper()
+                "MAC_FIXED_KEY" if kind == "mac" and "key_bytes" in params else kind.upper()
             lines += ["};", f"EX_DEFINE_{macro}({prim_id}, {up})", "#endif", ""]
             checks.append(f"#ifdef MCU_HAVE_{up}\n    failed += ex_check_{prim_id}(&passed);\n#endif")
     lines += ["/* Every check of an id the library holds: the number of vectors that passed, or 1000 + the",

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Message authentication codes: with a key of any length (HMAC-SHA256, HMAC-SHA512) or of one fixed
-length (Poly1305's 32-byte one-time key: instance parameter key_bytes, and no keylen parameter).
+length (Poly1305's 32-byte one-time key, AES-CMAC's 16-byte key: instance parameter key_bytes, and no
+keylen parameter).
 
-API under mcu_<id>_<impl>_ (META.yml `functions`):
+API under mcu_<id>_<impl>_ (META.yml `functions`; with key_bytes, drop every keylen):
   mac(out, key, keylen, in, inlen)                  the full tag_bytes tag
   mac_init(ctx, key, keylen), mac_update(ctx, in, inlen), mac_final(ctx, out)     incremental; final
                                                     writes the tag and wipes the context
@@ -14,12 +15,15 @@ With key_bytes the prototypes leave out keylen (mac(out, key, in, inlen), mac_in
 verify(tag, taglen, key, in, inlen)) and every key drawn is key_bytes long.
 Instance parameters: tag_bytes, block_bytes (the hash's block: keys and messages straddle it),
 ctx_bytes (the incremental context), min_tag_bytes (shortest truncated tag verify accepts, default 4),
-optional max_random_key (differential key lengths 0..this, default 200: longer than the block, so hashed
+optional key_bytes (a fixed key length: every key has it, the API has no keylen; --key must have
+it), max_random_key (differential key lengths 0..this, default 200: longer than the block, so hashed
 first), max_random_length (message lengths 0..this, default 300), bench_lengths (message lengths
 benchmarked, default [64]: op mac-<n>B with a 32-byte key) and ``ctx_public`` (as in the hash kind: the
 context's public bytes, [start, hex] pairs, for a context holding block_bytes + 21 bytes).
 Vector fields: Key, Msg, MD (RFC 4231 and NIST CAVP HMACVS; an MD shorter than tag_bytes is a truncated
-tag, checked through verify and as a prefix of the tag).
+tag, checked through verify and as a prefix of the tag). NIST CAVP CMAC files: Mlen (message bytes; Msg
+is 00 when 0), Tlen (tag bytes), Mac (the tag, as MD) and, in the verification files, Result (P: verify
+must accept, F...: it must refuse; the mac must then differ from the tag).
 The model module provides mac(id, key, msg) -> the full tag.
 """
 from __future__ import annotations
@@ -100,10 +104,24 @@ class MacDriver(KindDriver):
             raise Mismatch(f"{where}: verify accepted a tag wrong in byte {i}: {bad.hex()}")
 
     def check_vector(self, fw: Firmware, vec: Vector) -> None:
-        key, msg, md = vec.hex("Key"), vec.hex("Msg"), vec.hex("MD")
+        key, msg = vec.hex("Key"), vec.hex("Msg")
+        md = vec.hex("MD") if vec.get("MD") is not None else vec.hex("Mac")
         if vec.get("Len") is not None and int(vec.get("Len")) != 8 * len(msg):
             raise Mismatch(f"{vec.where}: Len {vec.get('Len')} is not the message's {8 * len(msg)} bits")
-        self.check_tag(fw, key, msg, md, f"{vec.where} (Count {vec.get('Count')})")
+        if vec.get("Mlen") is not None:   # CAVP CMAC: lengths in bytes, the empty message written 00
+            msg = msg[:int(vec.get("Mlen"))]
+            if len(msg) != int(vec.get("Mlen")) or len(md) != int(vec.get("Tlen", len(md))):
+                raise Mismatch(f"{vec.where}: Mlen/Tlen disagree with Msg/Mac")
+        where = f"{vec.where} (Count {vec.get('Count')})"
+        result = vec.get("Result")
+        if result is None or result.startswith("P"):
+            self.check_tag(fw, key, msg, md, where)
+            return
+        got, _ = self.mac(fw, key, msg)   # Result F: a forged tag, verify must refuse it
+        if got[:len(md)] == md:
+            raise Mismatch(f"{where}: the mac matches a tag the vector marks as failing ({result})")
+        if self.verify(fw, md, key, msg)[0]:
+            raise Mismatch(f"{where}: verify accepted the failing tag {md.hex()} ({result})")
 
     @staticmethod
     def _split(rng: random.Random, data: bytes, parts: int) -> list[bytes]:
@@ -136,19 +154,21 @@ class MacDriver(KindDriver):
     def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
         """Random keys of 0..max_random_key bytes (beyond the block: hashed first) and messages of
         0..max_random_length bytes against the model (check_one); the first trials take the key
-        lengths at the block's edges (block - 1, block, block + 1). With key_bytes every key is that long."""
+        lengths at the block's edges (block - 1, block, block + 1). With key_bytes: keys of that
+        length, the first trials' messages 0, block - 1, block and block + 1 bytes long."""
         model = self.model(fw.impl.primitive)
         block = fw.params["block_bytes"]
         top_key = fw.params.get("max_random_key", DEFAULT_MAX_KEY)
         top = fw.params.get("max_random_length", DEFAULT_MAX_RANDOM)
+        fixed_key = fw.params.get("key_bytes")
         edges = [block - 1, block, block + 1]
-        fixed = fw.params.get("key_bytes")
         for i in range(trials):
-            if fixed is not None:
-                key = rng.randbytes(fixed)
+            if fixed_key is not None:   # one key length: the message lengths take the block edges
+                key = rng.randbytes(fixed_key)
+                msg = rng.randbytes([0, *edges][i] if i < 4 else rng.randint(0, top))
             else:
                 key = rng.randbytes(edges[i] if i < len(edges) else rng.randint(0, top_key))
-            msg = rng.randbytes(rng.randint(0, top))
+                msg = rng.randbytes(rng.randint(0, top))
             self.check_one(fw, model, key, msg, rng, f"trial {i}: key {key.hex()} msg {msg.hex()}")
         return trials
 
@@ -211,6 +231,9 @@ class MacDriver(KindDriver):
         else:
             key = parse_hex("key", opts.key) if getattr(opts, "key", None) else b""
         msg = parse_hex("input", opts.input) if getattr(opts, "input", None) else b""
+        fixed_key = fw.params.get("key_bytes")
+        if fixed_key is not None and len(key) != fixed_key:
+            raise UsageError(f"--key: {fw.prim_id} takes a {fixed_key}-byte key, got {len(key)}")
         if getattr(opts, "tag", None) is None:
             return self.mac(fw, key, msg)
         tag = parse_hex("tag", opts.tag)
