@@ -281,8 +281,13 @@ class Armv7mTaint:
         regs, flags, report = self.regs, self.flags, self.collector.report
         bits = self.bits
         declassify = pc == self.declassify
+
+        def declassify_r0() -> None:
+            uc = self.board._uc
+            self.collector.declassify(regs[0], uc.reg_read(U.UC_ARM_REG_R0), uc.reg_read(U.UC_ARM_REG_LR) & ~1)
+            regs[0] = 0
         if insn is None:
-            return (lambda: regs.__setitem__(0, 0)) if declassify else (lambda: None)
+            return declassify_r0 if declassify else (lambda: None)
         iid = insn.id
         cond = self.conditions.get(pc, insn.cc)
         cond_flags = _COND_FLAGS.get(cond, ())
@@ -300,7 +305,7 @@ class Armv7mTaint:
 
         steps: list[Callable[[], None]] = []
         if declassify:
-            steps.append(lambda: regs.__setitem__(0, 0))
+            steps.append(declassify_r0)
         known = self.known_ones
         written = [r for r in writes if r != 15]
         imm = next((o.imm for o in ops if o.type == A.ARM_OP_IMM), None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from .base import Arg, Board, Buf, Int, TaintFinding, TaintSpec
+from .base import Arg, Board, Buf, Declassified, Int, TaintFinding, TaintSpec
 from .common import Marshalled, PlacedBuf
 
 # Finding kinds beyond base.TAINT_* (the rv32/armv7m engines' own; ct.CLASS_OF_TAINT names their class).
@@ -60,6 +60,12 @@ class TaintCollector:
                 self.labels.append(label)
             self.arg_bits[index] = 1 << self.labels.index(label)
         self.findings: dict[tuple[int, str], TaintFinding] = {}
+        self.declassified: list[Declassified] = []
+
+    def declassify(self, mask: int, value: int, caller: int) -> None:
+        """mcu_declassify's entry: record its argument when tainted (the engine then clears the taint)."""
+        if mask:
+            self.declassified.append(Declassified(value & 0xFFFF_FFFF, self.names(mask), caller))
 
     def names(self, mask: int) -> tuple[str, ...]:
         return tuple(name for i, name in enumerate(self.labels) if mask >> i & 1)

@@ -95,6 +95,7 @@ class Rv32Taint:
         declassify = pc == self.declassify
 
         def clear_a0() -> None:
+            self.collector.declassify(regs[10], read(10), read(1))
             regs[10] = 0
 
         if cls in (isa.LOAD_W, isa.LOAD_BH):

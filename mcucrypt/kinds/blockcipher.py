@@ -45,6 +45,10 @@ CTR_CT = 100
 
 class BlockCipherDriver(KindDriver):
     kind = "blockcipher"
+    # Every key, round key and block is secret (the counter block and lengths are public).
+    secret = {"keyschedule": ("key",), "keyschedule_dec": ("key",), "encrypt": ("in", "rk"),
+              "decrypt": ("in", "rk"), "encrypt_blocks": ("in", "rk"), "ctr": ("in", "rk")}
+    ct_ops = frozenset(secret)
     run_options = ("key", "input", "decrypt")
     default_trials = 500
 

@@ -27,7 +27,7 @@ import random
 from ..boards.base import Buf, CallResult
 from ..firmware import Firmware
 from ..kat import Vector
-from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, fix_public_bytes, parse_hex
+from .base import BenchOp, CtCase, KindDriver, Mismatch, PublicResult, UsageError, fix_public_bytes, parse_hex
 from .aead import AuthenticationFailed
 
 DEFAULT_BENCH_LENGTHS = (64,)
@@ -43,6 +43,12 @@ def returned_minus_one(value: int) -> bool:
 
 class MacDriver(KindDriver):
     kind = "mac"
+    # The key and message are secret, and the tag verify compares with (a forger's guess, but also the
+    # caller's own tag: treated as secret); verify's accept/reject verdict is public, nothing else.
+    secret = {"mac": ("key", "in"), "mac_init": ("key",), "mac_update": ("ctx", "in"), "mac_final": ("ctx",),
+              "verify": ("tag", "key", "in")}
+    ct_ops = frozenset(secret)
+    public_results = {"verify": PublicResult("the accept/reject verdict")}
     run_options = ("key", "input", "tag")
     # Each trial is about five calls (one-shot, incremental, three verifications) on up to 300 bytes.
     default_trials = 12
@@ -154,16 +160,22 @@ class MacDriver(KindDriver):
 
     # -------------------------------------------------------------------------------- constant time
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
-        """Key and message secret (their lengths public): the one-shot mac with a short key and with a
-        key longer than the block, mac_init, mac_update and mac_final on a context part-way through a
+        """Key and message secret (their lengths public): the one-shot mac on every length class of message
+        and key, mac_init, mac_update and mac_final on a context part-way through a
         block (its count public: ``ctx_public``), and verify with the right tag and with one wrong in
         byte ``trial % tag_bytes`` (both paths run; only the verdict is declassified)."""
         p = fw.params
         tag_bytes, ctx_bytes, block = p["tag_bytes"], p["ctx_bytes"], p["block_bytes"]
-        key, long_key = rng.randbytes(32), rng.randbytes(block + 13)
+        key, long_key, block_key = rng.randbytes(32), rng.randbytes(block + 13), rng.randbytes(block)
         msg = rng.randbytes(block + 21)
-        cases = [CtCase("mac", {"out": Buf(size=tag_bytes, out=True), "key": Buf(k), "keylen": len(k),
-                                "in": Buf(msg), "inlen": len(msg)}) for k in (key, long_key)]
+
+        def mac(k: bytes, m: bytes) -> CtCase:
+            return CtCase("mac", {"out": Buf(size=tag_bytes, out=True), "key": Buf(k), "keylen": len(k),
+                                  "in": Buf(m), "inlen": len(m)})
+        # every length class of the message (empty, partial, one block, several, several and a partial)
+        # and of the key (shorter than a block, exactly one, longer: hashed first)
+        cases = [mac(key, rng.randbytes(n)) for n in (0, 21, block, 3 * block)]
+        cases += [mac(key, msg), mac(long_key, msg), mac(block_key, msg)]
         cases.append(CtCase("mac_init", {"ctx": Buf(size=ctx_bytes, out=True), "key": Buf(key),
                                          "keylen": len(key)}))
         ctx = bytearray(rng.randbytes(ctx_bytes))

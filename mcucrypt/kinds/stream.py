@@ -25,6 +25,8 @@ BENCH_MESSAGE_BYTES = (64, 512)
 
 class StreamDriver(KindDriver):
     kind = "stream"
+    secret = {"block": ("key",), "xor": ("in", "key"), "permute": ("in",)}
+    ct_ops = frozenset(secret)
     run_options = ("key", "nonce", "input", "counter")
     default_trials = 100
 
