@@ -58,8 +58,8 @@ class Coverage:
         return "\n".join([head, *lines])
 
 
-def own_code_ranges(image: Image, own_sources: tuple[Path, ...]) -> list[tuple[int, int]]:
-    """[start, end) of every .text* input section the linker kept from ``own_sources``."""
+def own_code_ranges(image: Image, own_sources: tuple[Path, ...]) -> list[tuple[int, int, str]]:
+    """[start, end) and the object of every .text* input section the linker kept from ``own_sources``."""
     stems = {Path(s).stem for s in own_sources}
     ranges = []
     section: str | None = None
@@ -84,7 +84,7 @@ def own_code_ranges(image: Image, own_sources: tuple[Path, ...]) -> list[tuple[i
         start, size = int(m.group(2), 16), int(m.group(3), 16)
         if section and section.startswith(".text") and size and obj.suffix == ".o" and \
                 obj.parent.name.startswith("obj-") and obj.stem in stems:
-            ranges.append((start, start + size))
+            ranges.append((start, start + size, obj.name))
     return ranges
 
 
@@ -97,11 +97,11 @@ def own_instructions(image: Image, own_sources: tuple[Path, ...]) -> dict[int, s
     objdump = get_target(image.target).cc.removesuffix("gcc") + "objdump"
     text = subprocess.run([objdump, "-d", str(image.path)], capture_output=True, text=True, check=True).stdout
     out: dict[int, str] = {}
-    function = "?"
+    function, labelled = "?", -1
     for line in text.splitlines():
         f = _FUNC.match(line)
         if f:
-            function = f.group(2)
+            function, labelled = f.group(2), int(f.group(1), 16)
             continue
         parts = line.split("\t")      # "  addr:", the bytes, the mnemonic, the operands
         if len(parts) < 3 or not parts[0].strip().endswith(":") or not parts[2].strip():
@@ -109,8 +109,10 @@ def own_instructions(image: Image, own_sources: tuple[Path, ...]) -> dict[int, s
         address, mnemonic = int(parts[0].strip()[:-1], 16), parts[2].split()[0]
         if mnemonic.startswith(".") or mnemonic in _PADDING:
             continue
-        if any(a <= address < b for a, b in ranges):
-            out[address] = function
+        where = next(((a, obj) for a, b, obj in ranges if a <= address < b), None)
+        if where is not None:
+            # code before any symbol of its section (assembly under local labels only): named by its object
+            out[address] = function if labelled >= where[0] else f"{where[1]}:.text"
     return out
 
 

@@ -42,6 +42,7 @@ from .boards.base import (TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAIN
                           CallResult, TaintSpec, Trace)
 from .boards.armv7m import IT_EXECUTED, IT_SKIPPED
 from .boards.taint_common import TAINT_CONDITIONAL, TAINT_IO
+from .build import impl_define
 from .catalog import CatalogError
 from .coverage import Coverage, measure
 from .firmware import Firmware
@@ -293,8 +294,7 @@ def check(fw: Firmware, trials: int = DEFAULT_TRIALS, seed: int | None = None,
     report = (_check_taint if mode == "taint" else _check_trace)(fw, trials, seed, executed)
     report.seconds = round(time.perf_counter() - start, 3)
     if executed:
-        notes = {k.replace("{id}", fw.prim_id).replace("{impl}", fw.impl.name): v
-                 for k, v in fw.impl.ct_unreached.items()}
+        notes = {k.format(id=fw.prim_id, impl=impl_define(fw.impl.name)): v for k, v in fw.impl.ct_unreached.items()}
         report.coverage = measure(fw.image, fw.impl.sources, executed, notes)
     return report
 
