@@ -245,10 +245,13 @@ class AeadDriver(KindDriver):
     @staticmethod
     def ct_lengths(block: int) -> list[tuple[int, int]]:
         """(message, AD) lengths of the constant-time cases: every length class of each, for a cipher
-        absorbing ``block`` bytes at a time (instance parameter ``block_bytes``): empty, a partial block,
-        exactly one block, several full blocks, several and a partial one."""
-        part = block // 2 + 1 if block > 1 else 1
-        return [(0, 0), (part, block), (block, 3 * block), (3 * block, 0), (2 * block + part, part)]
+        absorbing ``block`` bytes at a time (instance parameter ``block_bytes``): empty, a partial block
+        (exactly half of one: a whole lane of Ascon's two; and one byte more), exactly one block, several
+        full blocks, several and a partial one."""
+        half = block // 2
+        part = half + 1
+        return [(0, 0), (part, block), (block, 3 * block), (3 * block, 0), (half, 2 * block + half),
+                (2 * block + part, part)]
 
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
         """Key, message (and the stored state, and the ciphertext whose plaintext is secret) from ``rng``;
@@ -269,26 +272,31 @@ class AeadDriver(KindDriver):
         wrong = getattr(rng, "trial", 0) % tag_bytes
         flip = 1 << rng.randrange(8)
 
-        def enc_args(pt: bytes, ad: bytes, **extra: object) -> dict:
-            return {"c": Buf(size=len(pt) + tag_bytes, out=True), "clen": Buf(size=8, out=True), "m": Buf(pt),
-                    "mlen": Int(len(pt), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8), **extra, "k": Buf(key)}
+        def enc_args(pt: bytes, ad: bytes, odd: int = 0, **extra: object) -> dict:
+            return {"c": Buf(size=len(pt) + tag_bytes, out=True, misalign=odd), "clen": Buf(size=8, out=True),
+                    "m": Buf(pt, misalign=odd), "mlen": Int(len(pt), 8), "ad": Buf(ad, misalign=odd),
+                    "adlen": Int(len(ad), 8), **extra, "k": Buf(key, misalign=odd)}
 
         def bad_tag(ct: bytes) -> bytes:
             i = len(ct) - tag_bytes + wrong
             return ct[:i] + bytes([ct[i] ^ flip]) + ct[i + 1:]
 
-        def dec_cases(op: str, ct: bytes, ad: bytes, **extra: object) -> list[CtCase]:
+        def dec_cases(op: str, ct: bytes, ad: bytes, odd: int = 0, **extra: object) -> list[CtCase]:
             n = len(ct) - tag_bytes
-            return [CtCase(op, {"m": Buf(size=n, out=True), "mlen": Buf(size=8, out=True), **extra,
-                                "c": Buf(c), "clen": Int(len(c), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8),
-                                **({"npub": Buf(nonce)} if op == "aead_decrypt" else {}), "k": Buf(key)})
+            return [CtCase(op, {"m": Buf(size=n, out=True, misalign=odd), "mlen": Buf(size=8, out=True), **extra,
+                                "c": Buf(c, misalign=odd), "clen": Int(len(c), 8), "ad": Buf(ad, misalign=odd),
+                                "adlen": Int(len(ad), 8),
+                                **({"npub": Buf(nonce, misalign=odd)} if op == "aead_decrypt" else {}),
+                                "k": Buf(key, misalign=odd)})
                     for c in (ct, bad_tag(ct))]
 
         cases = []
-        for pt, ad in zip(pts, ads):
-            enc = enc_args(pt, ad, nsec=Buf(b""), npub=Buf(nonce))
+        # the last length pair also from odd addresses (byte-wise loads: a pointer's alignment is public)
+        odds = [0] * (len(lengths) - 1) + [1]
+        for pt, ad, odd in zip(pts, ads, odds):
+            enc = enc_args(pt, ad, odd, nsec=Buf(b""), npub=Buf(nonce, misalign=odd))
             ct = fw.call("aead_encrypt", enc).outputs[0]
-            cases += [CtCase("aead_encrypt", enc), *dec_cases("aead_decrypt", ct, ad, nsec=Buf(b""))]
+            cases += [CtCase("aead_encrypt", enc), *dec_cases("aead_decrypt", ct, ad, odd, nsec=Buf(b""))]
         if fw.has("permute"):
             p = fw.params
             cases.append(CtCase("permute", {"state": Buf(rng.randbytes(p["state_bytes"]), out=True),
