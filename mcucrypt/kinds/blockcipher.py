@@ -212,10 +212,12 @@ class BlockCipherDriver(KindDriver):
         cases += [CtCase("encrypt", {"out": Buf(size=block_bytes, out=True, misalign=shift),
                                      "in": Buf(block, misalign=shift), "rk": Buf(rk)}) for shift in (0, 1, 2)]
         if fw.has("keyschedule_dec"):
-            cases.append(CtCase("keyschedule_dec", {"rk": Buf(size=rk_bytes, out=True), "key": Buf(key)}))
+            cases += [CtCase("keyschedule_dec", {"rk": Buf(size=rk_bytes, out=True), "key": Buf(key, misalign=shift)})
+                      for shift in (0, 1)]
         if fw.has("decrypt"):
-            cases.append(CtCase("decrypt", {"out": Buf(size=block_bytes, out=True),
-                                            "in": Buf(rng.randbytes(block_bytes)), "rk": Buf(rk)}))
+            sealed = rng.randbytes(block_bytes)
+            cases += [CtCase("decrypt", {"out": Buf(size=block_bytes, out=True, misalign=shift),
+                                         "in": Buf(sealed, misalign=shift), "rk": Buf(rk)}) for shift in (0, 1, 2)]
         if fw.has("encrypt_blocks"):
             # nblocks is public (a length); the blocks and round keys are secret. One block, an even and an
             # odd count (implementations working on two or four blocks at a time have tails).
