@@ -87,8 +87,8 @@ def test_the_catalog_refuses_dropping_a_kind_secret(scratch: Path) -> None:
 
 def test_an_implementation_cannot_empty_the_secret_list(scratch: Path) -> None:
     """An implementation's own list only adds: an empty one leaves the kind's secrets in force."""
-    crypto = _catalog_with(scratch, lambda t: t.replace(
-        "    defines: [CTAEAD_EARLY_EXIT=0]\n", "    defines: [CTAEAD_EARLY_EXIT=0]\n    secret: {aead_decrypt: []}\n", 1))
+    line = "    defines: [CTAEAD_EARLY_EXIT=0]\n"
+    crypto = _catalog_with(scratch, lambda t: t.replace(line, line + "    secret: {aead_decrypt: []}\n", 1))
     impl = load_catalog(crypto).implementation("ctaead", "declassified")
     assert impl.secret == {"aead_decrypt": ()} and set(impl.secret_params("aead_decrypt")) == {"c", "k"}
 
