@@ -294,9 +294,19 @@ def check(fw: Firmware, trials: int = DEFAULT_TRIALS, seed: int | None = None,
     report = (_check_taint if mode == "taint" else _check_trace)(fw, trials, seed, executed)
     report.seconds = round(time.perf_counter() - start, 3)
     if executed:
-        notes = {k.format(id=fw.prim_id, impl=impl_define(fw.impl.name)): v for k, v in fw.impl.ct_unreached.items()}
-        report.coverage = measure(fw.image, fw.impl.sources, executed, notes)
+        report.coverage = measure(fw.image, fw.impl.sources, executed, unreached_notes(fw))
     return report
+
+
+def unreached_notes(fw: Firmware) -> dict[str, str]:
+    """Function symbol -> why its code may stay unexecuted: META.yml's ``ct_unreached``, and the kind's
+    ops without secret input (``public_ops``) or checked through other cases (``ct_unchecked``)."""
+    policy = driver_for(fw.impl.primitive.kind).policy(fw)
+    notes = {op: "no secret input (the kind's public_ops)" for op in policy.public_ops}
+    notes.update(policy.ct_unchecked(fw))
+    out = {fw.impl.symbol(fw.prim_id, op): why for op, why in notes.items() if fw.has(op)}
+    out.update({k.format(id=fw.prim_id, impl=impl_define(fw.impl.name)): v for k, v in fw.impl.ct_unreached.items()})
+    return out
 
 
 class UncheckedFunction(CatalogError):

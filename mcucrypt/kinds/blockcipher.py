@@ -220,8 +220,8 @@ class BlockCipherDriver(KindDriver):
                                          "in": Buf(sealed, misalign=shift), "rk": Buf(rk)}) for shift in (0, 1, 2)]
         if fw.has("encrypt_blocks"):
             # nblocks is public (a length); the blocks and round keys are secret. One block, an even and an
-            # odd count (implementations working on two or four blocks at a time have tails).
-            for nblocks in (1, 2, BLOCKS_CT):
+            # odd count (implementations working on two or four blocks at a time have tails), and none.
+            for nblocks in (0, 1, 2, BLOCKS_CT):
                 n = nblocks * block_bytes
                 cases.append(CtCase("encrypt_blocks", {"out": Buf(size=n, out=True), "in": Buf(rng.randbytes(n)),
                                                        "nblocks": nblocks, "rk": Buf(rk)}))

@@ -196,9 +196,12 @@ class HashDriver(KindDriver):
         ctx = bytearray(rng.randbytes(ctx_bytes))
         ascon = [[48, "0300".ljust(2 * (ctx_bytes - 48), "0")]]   # the fill, then the context's padding
         public = {"ctx": fix_public_bytes(ctx, fw.params.get("ctx_public", ascon))}
-        msg = rng.randbytes(21)
-        cases.append(CtCase("update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(msg), "inlen": len(msg)},
-                            public))
+        # 21 bytes (the block stays partial) and the longest one-shot length (it fills the block, absorbs
+        # whole blocks and buffers a tail)
+        for n in sorted({21, max(fw.params.get("ct_lengths", [21]))}):
+            msg = rng.randbytes(n)
+            cases.append(CtCase("update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(msg), "inlen": len(msg)},
+                                public))
         if mode == "hash":
             cases.append(CtCase("final", {"ctx": Buf(bytes(ctx)), "out": Buf(size=out_bytes, out=True)}, public))
         else:
