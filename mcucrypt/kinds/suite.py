@@ -45,6 +45,9 @@ class SuiteDriver(KindDriver):
     def ct_unchecked(self, fw: Firmware) -> dict[str, str]:
         return self.of(fw).ct_unchecked(fw)
 
+    def ct_covered_by(self, fw: Firmware) -> dict[str, str]:
+        return self.of(fw).ct_covered_by(fw)
+
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
         return self.of(fw).run(fw, opts)
 
