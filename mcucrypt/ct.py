@@ -192,7 +192,6 @@ class CtReport:
         where = f" at 0x{d.address:x} <{d.symbol}>: {d.instruction}" if d.address is not None else ""
         return head + f"FAIL — {d.kind} in {d.op} (trial {d.trial}){where}\n  {d.detail}"
 
-
     def _coverage_lines(self) -> list[str]:
         return [f"  {line}" for line in self.coverage.summary().splitlines()] if self.coverage else []
 
