@@ -111,9 +111,19 @@ class Implementation:
     # META.yml `reentrant: false`: the implementation keeps state in static RAM (.data/.bss), so two calls
     # may not overlap (threads, interrupts). Reported by `list`; the library export does not pick it by default.
     reentrant: bool = True
+    # META.yml `ct_unreached`: symbol (with {id} and {impl}) -> why code of that function that the
+    # constant-time cases never execute is checked anyway (mcucrypt/coverage.py; a test demands one).
+    ct_unreached: dict[str, str] = field(default_factory=dict)
 
     def secret_params(self, op: str) -> tuple[str, ...]:
-        return self.secret.get(op, self.primitive.secret.get(op, ()))
+        """The secret parameters of ``op``: the primitive's list and the implementation's additions (the
+        catalog refuses lists that drop one of the kind's: ``_check_ct_policy``)."""
+        return tuple(dict.fromkeys((*self.primitive.secret.get(op, ()), *self.secret.get(op, ()))))
+
+    def ops(self, prim_id: str) -> list[str]:
+        """The ops the id exports (all of ``functions``, or those its instance lists under ``ops``)."""
+        ops = self.primitive.instances[prim_id].get("ops")
+        return [op for op in self.functions if ops is None or op in ops]
 
     def symbol(self, prim_id: str, op: str) -> str:
         return self.functions[op].symbol(prim_id, self.name)
@@ -282,12 +292,52 @@ def _load_primitive(meta_path: Path) -> Primitive:
             secret_dependent_addresses=bool(spec.get("secret_dependent_addresses", False)) or claim == "cacheless",
             functions=fns, defines=tuple(spec.get("defines", [])),
             secret={op: tuple(n) for op, n in (spec.get("secret") or {}).items()}, own_params=own_params,
-            reentrant=bool(spec.get("reentrant", True)))
+            reentrant=bool(spec.get("reentrant", True)), ct_unreached=_unreached_notes(spec, iw))
+    _check_ct_policy(prim, where)
     for g in prim.goals:
         impl = prim.implementations.get(g.impl)
         if impl is None or g.id not in impl.ids or g.target not in impl.targets:
             raise CatalogError(f"{where}: goal names {g.id} {g.impl} on {g.target}, which the catalog lacks")
     return prim
+
+
+def _unreached_notes(spec: dict, where: str) -> dict[str, str]:
+    notes = spec.get("ct_unreached") or {}
+    if not isinstance(notes, dict) or not all(isinstance(k, str) and isinstance(v, str) and v.strip()
+                                              for k, v in notes.items()):
+        raise CatalogError(f"{where}: ct_unreached must map a function symbol to the reason its code is "
+                           f"checked although the constant-time cases do not run it")
+    return dict(notes)
+
+
+def _check_ct_policy(prim: Primitive, where: str) -> None:
+    """The kind's constant-time policy (mcucrypt/kinds: ``secret``, ``ct_ops``, ``public_ops``) over every
+    implementation: each function it declares is one the kind's constant-time cases check (or one without
+    secret inputs), and each op's secret parameters include every one the kind declares secret (META.yml
+    may add secrets, never remove the kind's: an empty list would switch the checker off)."""
+    from .kinds.base import driver_for      # kinds import this module: import when first needed
+
+    kinds = sorted({prim.kind} if prim.kind != "suite" else
+                   {str(spec.get("kind")) for spec in prim.instances.values()})
+    drivers = [driver_for(k) for k in kinds]
+    kind_secret: dict[str, set[str]] = {}
+    checked: set[str] = set()
+    for d in drivers:
+        checked |= d.ct_ops | d.public_ops
+        for op, names in d.secret.items():
+            kind_secret.setdefault(op, set()).update(names)
+    for name, impl in prim.implementations.items():
+        iw = f"{where}: implementations.{name}"
+        for op in impl.functions:
+            if op not in checked:
+                raise CatalogError(f"{iw}: function {op!r} is never run by the constant-time cases of the "
+                                   f"{'/'.join(kinds)} kind (they check {', '.join(sorted(checked))}): "
+                                   f"add it to the kind's ct_cases and ct_ops, or do not declare it")
+            dropped = kind_secret.get(op, set()) - set(impl.secret_params(op))
+            if dropped:
+                raise CatalogError(f"{iw}: the secret parameters of {op!r} leave out {', '.join(sorted(dropped))}, "
+                                   f"secret in every {'/'.join(kinds)} implementation (META.yml may add secrets, "
+                                   f"never remove the kind's)")
 
 
 @lru_cache(maxsize=None)

@@ -7,7 +7,13 @@ instruction level through registers, flags/carry and memory, and reports every i
 secret reaches a conditional branch, an indirect jump, a load/store address or an operand of a
 variable-latency instruction, with the secret parameter(s) it came from. Whatever the secret values, a
 leak on the path the case takes is found on the first run (ctgrind's idea, on the target binary).
-The only declassification is a call to ``mcu_declassify`` (AEAD decryption's accept/reject verdict).
+The only declassification is a call to ``mcu_declassify``, and the checker holds it to the kind's policy
+(``public_results`` in mcucrypt/kinds): only an op whose standard makes a value public (AEAD decryption's
+and MAC verification's accept/reject verdict) may declassify, at most as many values per call as the
+kind says, each a function of the outcome alone: the first case of each (op, outcome) runs again with
+all-zero and all-one secrets and must declassify the same values. Anything else is a finding
+(``secret declassified``). Every op the implementation exports must be run by the cases (or be one the
+kind exempts with its reason). Each report carries the path coverage of the run (mcucrypt/coverage.py).
 
 **trace** (the second mode, and a cross-check of the first): runs each case with ``trials`` secret draws
 and the same public inputs, and compares, call by call, the cycle count, the sequence of executed
@@ -36,9 +42,11 @@ from .boards.base import (TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAIN
                           CallResult, TaintSpec, Trace)
 from .boards.armv7m import IT_EXECUTED, IT_SKIPPED
 from .boards.taint_common import TAINT_CONDITIONAL, TAINT_IO
+from .build import impl_define
 from .catalog import CatalogError
+from .coverage import Coverage, measure
 from .firmware import Firmware
-from .kinds.base import CtCase, driver_for
+from .kinds.base import CtCase, KindDriver, driver_for
 
 SECRET_DEPENDENT_BRANCH = "secret-dependent branch"
 SECRET_DEPENDENT_ADDRESS = "secret-dependent memory address"
@@ -46,6 +54,11 @@ VARIABLE_LATENCY = "variable-latency instruction on secret operands"
 SECRET_INDIRECT_JUMP = "secret-dependent indirect jump"
 SECRET_CONDITIONAL_EXECUTION = "secret-dependent conditional execution"
 SECRET_TO_IO = "secret to I/O or CSR"
+SECRET_DECLASSIFIED = "secret declassified"
+# The finding kind of a declassification the kind's policy does not allow (the board's kinds: TAINT_*)
+TAINT_DECLASSIFY = "declassify"
+# SecretRandom patterns the declassification policy re-runs with: any bit of a secret differs between them
+POLICY_TRIALS = (6, 7)
 # How a secret-dependent address is reported where the claim allows it (cacheless cores)
 CACHED_CORES_ONLY = "secret-dependent address: same time on this core, leaks on cached cores"
 
@@ -54,7 +67,8 @@ DEFAULT_TRIALS = 64
 TRIALS_IN_TEST = 16        # trace mode in `mcucrypt test`/bench and the generic test (boards without taint)
 CLASS_OF_TAINT = {TAINT_BRANCH: SECRET_DEPENDENT_BRANCH, TAINT_INDIRECT_JUMP: SECRET_INDIRECT_JUMP,
                   TAINT_ADDRESS: SECRET_DEPENDENT_ADDRESS, TAINT_VARIABLE_LATENCY: VARIABLE_LATENCY,
-                  TAINT_CONDITIONAL: SECRET_CONDITIONAL_EXECUTION, TAINT_IO: SECRET_TO_IO}
+                  TAINT_CONDITIONAL: SECRET_CONDITIONAL_EXECUTION, TAINT_IO: SECRET_TO_IO,
+                  TAINT_DECLASSIFY: SECRET_DECLASSIFIED}
 
 
 def fresh_seed() -> int:
@@ -154,9 +168,12 @@ class CtReport:
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
     instructions: int = 0      # instructions the checked calls executed (for the tracing speed)
+    coverage: Coverage | None = None    # own instructions the secret runs executed (None: not measured)
 
     def to_json(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        out["coverage"] = self.coverage.to_json() if self.coverage is not None else None
+        return out
 
     def summary(self) -> str:
         head = f"{self.prim} {self.impl} on {self.target} ({self.mode} mode, seed {self.seed}): "
@@ -166,14 +183,17 @@ class CtReport:
                     f"in {self.seconds:.1f} s"
                     if self.mode == "taint" else f"{self.trials} trials, {self.calls} traced calls, "
                                                  f"cycles {self.cycles}")
-            return "\n".join([head + f"PASS ({what})", *notes])
+            return "\n".join([head + f"PASS ({what})", *notes, *self._coverage_lines()])
         if self.mode == "taint":
             n = sum(f.fatal for f in self.findings)
-            return "\n".join([head + f"FAIL — {n} finding{'s' * (n != 1)}", *notes])
+            return "\n".join([head + f"FAIL — {n} finding{'s' * (n != 1)}", *notes, *self._coverage_lines()])
         d = self.divergence
         assert d is not None
         where = f" at 0x{d.address:x} <{d.symbol}>: {d.instruction}" if d.address is not None else ""
         return head + f"FAIL — {d.kind} in {d.op} (trial {d.trial}){where}\n  {d.detail}"
+
+    def _coverage_lines(self) -> list[str]:
+        return [f"  {line}" for line in self.coverage.summary().splitlines()] if self.coverage else []
 
 
 def _finding_text(f: Finding) -> str:
@@ -269,9 +289,45 @@ def check(fw: Firmware, trials: int = DEFAULT_TRIALS, seed: int | None = None,
         raise CatalogError(f"the {fw.target} board does not track taint yet: use --mode trace")
     seed = fresh_seed() if seed is None else seed
     start = time.perf_counter()
-    report = (_check_taint if mode == "taint" else _check_trace)(fw, trials, seed)
+    executed: set[int] = set()
+    report = (_check_taint if mode == "taint" else _check_trace)(fw, trials, seed, executed)
     report.seconds = round(time.perf_counter() - start, 3)
+    if executed:
+        report.coverage = measure(fw.image, fw.impl.sources, executed, unreached_notes(fw))
     return report
+
+
+def unreached_notes(fw: Firmware) -> dict[str, str]:
+    """Function symbol -> why its code may stay unexecuted: META.yml's ``ct_unreached``, and the kind's
+    ops without secret input (``public_ops``) or checked through other cases (``ct_unchecked``)."""
+    policy = driver_for(fw.impl.primitive.kind).policy(fw)
+    notes = {op: "no secret input (the kind's public_ops)" for op in policy.public_ops}
+    notes.update(policy.ct_unchecked(fw))
+    out = {fw.impl.symbol(fw.prim_id, op): why for op, why in notes.items() if fw.has(op)}
+    out.update({k.format(id=fw.prim_id, impl=impl_define(fw.impl.name)): v for k, v in fw.impl.ct_unreached.items()})
+    return out
+
+
+class UncheckedFunction(CatalogError):
+    """An op the implementation exports that the kind's constant-time cases never run (and the kind
+    does not exempt): the checker would vouch for code it never saw."""
+
+
+def _check_every_op_runs(fw: Firmware, driver: KindDriver, cases: list[CtCase]) -> None:
+    policy = driver.policy(fw)
+    exempt = {**policy.ct_unchecked(fw), **policy.ct_covered_by(fw)}
+    run = {c.op for c in cases}
+    missing = [op for op in fw.impl.ops(fw.prim_id)
+               if op not in run and op not in policy.public_ops and op not in exempt]
+    if missing:
+        raise UncheckedFunction(f"{fw.impl.key} ({fw.prim_id}): the constant-time cases of the {policy.kind} kind "
+                                f"never run {', '.join(missing)}; the checker cannot vouch for it")
+
+
+def _executed_by(res: CallResult) -> frozenset[int] | list[int]:
+    if res.executed is not None:
+        return res.executed
+    return res.trace.pcs if res.trace is not None else []
 
 
 def _new_report(fw: Firmware, mode: str, trials: int, seed: int) -> CtReport:
@@ -289,30 +345,81 @@ def taint_spec(fw: Firmware, op: str, case: CtCase | None = None) -> TaintSpec:
                      {i: tuple(public[p.name]) for i, p in enumerate(params) if p.name in public})
 
 
-def _check_taint(fw: Firmware, _trials: int, seed: int) -> CtReport:
+def _check_taint(fw: Firmware, _trials: int, seed: int, executed: set[int]) -> CtReport:
     driver = driver_for(fw.impl.primitive.kind)
     report = _new_report(fw, "taint", 1, seed)
     allowed = _addresses_allowed(fw)
     seen: set[tuple[str, int, str]] = set()
-    for case in driver.ct_cases(fw, SecretRandom(seed, 0), public_seed=seed):
+
+    def add(f: Finding) -> None:
+        if (f.op, f.pc, f.kind) not in seen:
+            seen.add((f.op, f.pc, f.kind))
+            report.findings.append(f)
+            if f.fatal:
+                report.verdict = "fail"
+
+    def run(case: CtCase) -> CallResult:
         res = fw.call(case.op, case.args, taint=taint_spec(fw, case.op, case))
         report.calls += 1
         report.instructions += res.instructions
+        executed.update(_executed_by(res))
+        if res.declassified is None:
+            raise CatalogError(f"the {fw.target} board's taint engine does not report what reaches "
+                               f"mcu_declassify: the declassification policy cannot be checked")
+        return res
+
+    cases = driver.ct_cases(fw, SecretRandom(seed, 0), public_seed=seed)
+    _check_every_op_runs(fw, driver, cases)
+    # (op, return value) -> (case index, what it declassified): the outcomes the policy re-runs
+    outcomes: dict[tuple[str, int], tuple[int, list[int]]] = {}
+    for n, case in enumerate(cases):
+        res = run(case)
         report.cycles.setdefault(case.op, res.cycles)
         for t in res.taint or []:
-            if (case.op, t.pc, t.kind) in seen:
-                continue
-            seen.add((case.op, t.pc, t.kind))
             fatal = not (t.kind == TAINT_ADDRESS and allowed)
             cls = CACHED_CORES_ONLY if t.kind == TAINT_ADDRESS and not fatal else CLASS_OF_TAINT[t.kind]
-            report.findings.append(Finding(case.op, t.kind, cls, t.pc, t.symbol, t.instruction,
-                                           list(t.labels), t.detail, fatal))
-            if fatal:
-                report.verdict = "fail"
+            add(Finding(case.op, t.kind, cls, t.pc, t.symbol, t.instruction, list(t.labels), t.detail, fatal))
+        for f in _declassification_findings(fw, driver, case.op, res):
+            add(f)
+        if res.declassified and (case.op, res.return_value) not in outcomes:
+            outcomes[(case.op, res.return_value)] = (n, [d.value for d in res.declassified])
+    # Declassified values must be functions of the outcome: the same with all-zero and all-one secrets.
+    for trial in POLICY_TRIALS if outcomes else ():
+        other = driver.ct_cases(fw, SecretRandom(seed, trial), public_seed=seed)
+        for (op, outcome), (n, values) in outcomes.items():
+            res = run(other[n])
+            got = [d.value for d in res.declassified or []]
+            if res.return_value != outcome or got == values:
+                continue
+            declassified = res.declassified or []
+            caller = declassified[0].caller if declassified else 0
+            public = driver.policy(fw).public_results.get(op)
+            add(Finding(op, TAINT_DECLASSIFY, SECRET_DECLASSIFIED, caller, fw.board.symbol_at(caller),
+                        "call mcu_declassify", sorted({label for d in declassified for label in d.labels}),
+                        f"the declassified values depend on the secrets, not only on the outcome: "
+                        f"{[hex(v) for v in values]} with the drawn secrets, {[hex(v) for v in got]} with "
+                        f"all {SecretRandom.PATTERNS[trial]} (the standard makes public only "
+                        f"{public.what if public else 'nothing'})", True))
     return report
 
 
-def _check_trace(fw: Firmware, trials: int, seed: int) -> CtReport:
+def _declassification_findings(fw: Firmware, driver: KindDriver, op: str, res: CallResult) -> list[Finding]:
+    """The tainted arguments of mcu_declassify in one call of ``op`` that the kind's policy refuses: any,
+    where the standard makes nothing public in ``op``; those beyond ``per_call`` where it does."""
+    declassified = res.declassified or []
+    public = driver.policy(fw).public_results.get(op)
+    allowed = public.per_call if public is not None else 0
+    out = []
+    for d in declassified[allowed:allowed + 1]:      # the first one too many (the count says the rest)
+        what = (f"{op} declassified {len(declassified)} secret value{'s' * (len(declassified) != 1)} in one call; "
+                + (f"its standard makes public only {public.what} ({public.per_call} per call)" if public else
+                   f"its standard makes no value public"))
+        out.append(Finding(op, TAINT_DECLASSIFY, SECRET_DECLASSIFIED, d.caller, fw.board.symbol_at(d.caller),
+                           f"call mcu_declassify (value 0x{d.value:x})", list(d.labels), what, True))
+    return out
+
+
+def _check_trace(fw: Firmware, trials: int, seed: int, executed: set[int]) -> CtReport:
     trials = max(trials, len(SecretRandom.PATTERNS))
     driver = driver_for(fw.impl.primitive.kind)
     report = _new_report(fw, "trace", trials, seed)
@@ -321,6 +428,8 @@ def _check_trace(fw: Firmware, trials: int, seed: int) -> CtReport:
     first_cases: list[CtCase] = []
     for trial in range(trials):
         cases: list[CtCase] = driver.ct_cases(fw, SecretRandom(seed, trial), public_seed=seed)
+        if trial == 0:
+            _check_every_op_runs(fw, driver, cases)
         for n, case in enumerate(cases):
             if trial == 0:
                 first_cases.append(case)
@@ -329,6 +438,7 @@ def _check_trace(fw: Firmware, trials: int, seed: int) -> CtReport:
             res = fw.call(case.op, case.args, trace=True)
             report.calls += 1
             report.instructions += res.instructions
+            executed.update(_executed_by(res))
             if trial == 0:
                 reference[n] = res
                 report.cycles[case.op] = res.cycles

@@ -284,6 +284,8 @@ class Armv7mBoard(Board):
         return CallResult(outputs=outputs, return_value=value, cycles=cycles, instructions=self._executed,
                           stack_bytes=stack, trace=self._trace,
                           taint=tainter.collector.result() if tainter is not None else None,
+                          declassified=tainter.collector.declassified if tainter is not None else None,
+                          executed=frozenset(tainter.executed) if tainter is not None else None,
                           stack_left=stack_left(painted))
 
     def describe_model(self) -> dict:

@@ -25,7 +25,7 @@ from typing import Sequence
 
 from ..targets import ROOT
 from .base import (DECLASSIFY_SYMBOL, DEFAULT_MAX_INSTRUCTIONS, TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP,
-                   Arg, Board, BoardError, BoardFault, Buf, CallResult, Int, MemAccess, TaintFinding, TaintSpec,
+                   Arg, Board, BoardError, BoardFault, Buf, CallResult, Declassified, Int, MemAccess, TaintFinding, TaintSpec,
                    Trace)
 from .common import (CANARY, STACK_PAINT, ElfImage, PlacedBuf, buffer_image, check_canaries, marshal_avr,
                      place_buffers, stack_high_water, stack_left)
@@ -94,6 +94,10 @@ class _ShimFinding(ctypes.Structure):
                 ("detail", ctypes.c_char * 46)]
 
 
+class _ShimDeclassified(ctypes.Structure):
+    _fields_ = [("value", ctypes.c_uint32), ("caller", ctypes.c_uint32), ("labels", ctypes.c_uint8)]
+
+
 _TAINT_KINDS = (TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAINT_ADDRESS, TAINT_IO)    # SHIM_TAINT_* in simavr_shim.c
 MAX_LABELS = 8                    # the shim's shadow bytes are 8-bit label masks
 
@@ -154,6 +158,9 @@ def shim_library() -> tuple[ctypes.CDLL, str]:
             ("shim_taint_get", ctypes.c_int, [p, u32, buf, u32, buf]),
             ("shim_taint_count", u32, [p]),
             ("shim_taint_finding", ctypes.c_int, [p, u32, ctypes.POINTER(_ShimFinding)]),
+            ("shim_taint_declassified_count", u32, [p]),
+            ("shim_taint_executed", ctypes.c_int, [p, buf, u32]),
+            ("shim_taint_declassified", ctypes.c_int, [p, u32, ctypes.POINTER(_ShimDeclassified)]),
             ("shim_run_until", ctypes.c_int,
              [p, u32, u16, u64, ctypes.POINTER(_ShimTrace), ctypes.POINTER(_ShimResult)])):
         fn = getattr(lib, name)
@@ -361,6 +368,8 @@ class AvrBoard(Board):
         stack_bytes = stack_high_water(painted[untouched:], buffers_end + untouched, top)
         return CallResult(outputs, return_value, cycles, instructions, stack_bytes, tr,
                           self._taint_findings() if taint is not None else None,
+                          declassified=self._taint_declassified() if taint is not None else None,
+                          executed=self._taint_executed() if taint is not None else None,
                           stack_left=stack_left(painted[:ret_base - buffers_end]))
 
     def _check_abi(self, symbol: str, before: bytes, after: bytes) -> None:
@@ -407,6 +416,26 @@ class AvrBoard(Board):
 
     def _label_names(self, mask: int) -> tuple[str, ...]:
         return tuple(n for i, n in enumerate(self._taint_names or ()) if mask >> i & 1)
+
+    def _taint_executed(self) -> frozenset[int]:
+        """The byte addresses of the instructions the tainted call executed (words of the program only)."""
+        assert self._image is not None
+        words = (self._image.code_end + 1) // 2
+        out = ctypes.create_string_buffer(words)
+        if self._sim.lib.shim_taint_executed(self._sim.handle, out, words) != 0:
+            raise BoardError("the shim has no taint state to read the executed addresses from")
+        raw = out.raw
+        return frozenset(2 * i for i in range(words) if raw[i])
+
+    def _taint_declassified(self) -> list[Declassified]:
+        lib, h = self._sim.lib, self._sim.handle
+        d = _ShimDeclassified()
+        out = []
+        for i in range(lib.shim_taint_declassified_count(h)):    # the shim keeps the first 256 (more fail anyway)
+            if lib.shim_taint_declassified(h, i, ctypes.byref(d)) != 0:
+                break
+            out.append(Declassified(d.value, self._label_names(d.labels), d.caller))
+        return out
 
     def _taint_findings(self) -> list[TaintFinding]:
         lib, h = self._sim.lib, self._sim.handle

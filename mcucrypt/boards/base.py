@@ -132,6 +132,16 @@ class TaintFinding:
     detail: str = ""            # e.g. which operand/register was tainted
 
 
+@dataclass(frozen=True)
+class Declassified:
+    """One call of ``mcu_declassify`` whose argument carried secret taint (taint mode): the value it
+    made public, the labels it carried and the call's return address (the checker's declassification
+    policy, ct.py, decides whether the kind's standard makes that value public)."""
+    value: int
+    labels: tuple[str, ...]
+    caller: int                 # the return address of the call (0 where the board cannot tell)
+
+
 @dataclass
 class CallResult:
     outputs: list[bytes]        # contents after the call of every Buf with out=True, in argument order
@@ -141,6 +151,10 @@ class CallResult:
     stack_bytes: int            # stack high-water of the call, return address included
     trace: Trace | None = None
     taint: list[TaintFinding] | None = None   # with call(..., taint=...): findings, first occurrence per (pc, kind)
+    declassified: list[Declassified] | None = None   # with taint: every tainted mcu_declassify argument, in order
+    # With taint: the address of every instruction whose taint the engine tracked (executed, or on the
+    # Cortex-M3 skipped in an IT block): the checker's path coverage. None where the engine does not say.
+    executed: frozenset[int] | None = None
     # What the call left on its stack: the contents, after it returned, of the stack it used below its
     # entry stack pointer (lowest address first, from the deepest byte that no longer holds the paint; on
     # AVR the return address its caller pushed is not part of it). A byte still holding STACK_PAINT was

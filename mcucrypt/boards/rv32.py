@@ -636,7 +636,10 @@ class Rv32Board(Board):
             outputs=[bytes(uc.mem_read(p.address, p.buf.length)) for p in placed if p.buf.out],
             return_value=value, cycles=model.cycles, instructions=model.instructions,
             stack_bytes=stack_high_water(painted, paint_base, sp), trace=tr,
-            taint=tainter.result() if tainter is not None else None, stack_left=stack_left(painted))
+            taint=tainter.result() if tainter is not None else None,
+            declassified=tainter.collector.declassified if tainter is not None else None,
+            executed=tainter.executed() if tainter is not None else None,
+            stack_left=stack_left(painted))
 
     def _run(self, entry: int, max_instructions: int) -> None:
         """Run from ``entry`` until the callee returns to SENTINEL, in chunks, feeding the model."""

@@ -116,6 +116,15 @@ typedef struct {
 	char detail[46];        /* what carried the taint, e.g. "flag C", "pointer Z (r30:r31)" */
 } shim_finding;
 
+/* One call of mcu_declassify whose argument carried labels (the checker's policy judges the value). */
+typedef struct {
+	uint32_t value;         /* r22..r25 at the entry */
+	uint32_t caller;        /* the return address the call pushed (byte address) */
+	uint8_t labels;
+} shim_declassified;
+
+#define SHIM_DECLASSIFIED_MAX 256   /* recorded in full; beyond, counted only (the count is the finding) */
+
 typedef struct {
 	avr_t *avr;
 	uint32_t code_end;      /* byte address just above the program: executing at or above it is a fault */
@@ -131,6 +140,8 @@ typedef struct {
 	uint8_t *seen;          /* per flash word: bit k set once a finding of kind k was recorded there */
 	shim_finding *findings;
 	uint32_t n_findings, cap_findings;
+	shim_declassified declassified[SHIM_DECLASSIFIED_MAX];
+	uint32_t n_declassified;
 	/* ABI monitor: the calls in progress, innermost last (deeper ones are counted, not checked) */
 	shim_frame frames[SHIM_ABI_DEPTH];
 	uint32_t depth;
@@ -538,6 +549,9 @@ __attribute__((constructor)) static void build_tclass(void)
 #define FL_SVNZC 0x1fu
 #define FL_SVNZ 0x1eu
 
+/* The top bit of a flash word's `seen`: executed under taint (the checker's path coverage). */
+#define SEEN_EXECUTED 0x80u
+
 static void taint_finding(shim_t *s, uint32_t pc, unsigned kind, uint8_t labels, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
@@ -675,8 +689,25 @@ static void taint_step(shim_t *s, uint32_t pc, uint16_t o)
 	const uint16_t sp = reg16(avr, R_SPL);
 	uint8_t t;
 
-	if (pc == s->declassify_pc)
-		memset(T + 22, 0, 4);   /* uint32_t mcu_declassify(uint32_t): the argument in r22..r25 is public */
+	if (pc == s->declassify_pc) {
+		/* uint32_t mcu_declassify(uint32_t): the argument in r22..r25 is public from here; a tainted one is
+		 * recorded with its value and the return address (big-endian on the stack above SP). */
+		const uint8_t labels = T[22] | T[23] | T[24] | T[25];
+		if (labels) {
+			if (s->n_declassified < SHIM_DECLASSIFIED_MAX) {
+				shim_declassified *d = &s->declassified[s->n_declassified];
+				d->value = (uint32_t)avr->data[22] | (uint32_t)avr->data[23] << 8 |
+				           (uint32_t)avr->data[24] << 16 | (uint32_t)avr->data[25] << 24;
+				uint32_t ret = 0;
+				for (int i = 1; i <= avr->address_size; i++)
+					ret = ret << 8 | avr->data[(uint16_t)(sp + i)];
+				d->caller = 2 * ret;
+				d->labels = labels;
+			}
+			s->n_declassified++;
+		}
+		memset(T + 22, 0, 4);
+	}
 	switch (tclass[o]) {
 	case T_NOP:
 		break;
@@ -911,6 +942,7 @@ int shim_taint_enable(shim_t *s, int on, uint32_t declassify_pc)
 	memset(s->seen, 0, words);
 	memset(s->tflag, 0, sizeof s->tflag);
 	s->n_findings = 0;
+	s->n_declassified = 0;
 	s->declassify_pc = declassify_pc;
 	s->taint_on = 1;
 	return 0;
@@ -943,6 +975,28 @@ int shim_taint_finding(const shim_t *s, uint32_t i, shim_finding *out)
 	if (i >= s->n_findings)
 		return -1;
 	*out = s->findings[i];
+	return 0;
+}
+
+/* Which flash words executed with taint on since it was enabled: out[i] = 1 for word i (words entries). */
+int shim_taint_executed(const shim_t *s, uint8_t *out, uint32_t words)
+{
+	if (s->seen == NULL || words > ((uint32_t)s->avr->flashend + 1) / 2)
+		return -1;
+	for (uint32_t i = 0; i < words; i++)
+		out[i] = (uint8_t)(s->seen[i] >> 7);
+	return 0;
+}
+
+/* The calls of mcu_declassify with a tainted argument since taint was enabled; the first
+ * SHIM_DECLASSIFIED_MAX are readable with shim_taint_declassified (the rest are counted). */
+uint32_t shim_taint_declassified_count(const shim_t *s) { return s->n_declassified; }
+
+int shim_taint_declassified(const shim_t *s, uint32_t i, shim_declassified *out)
+{
+	if (i >= s->n_declassified || i >= SHIM_DECLASSIFIED_MAX)
+		return -1;
+	*out = s->declassified[i];
 	return 0;
 }
 
@@ -1127,8 +1181,10 @@ int shim_run_until(shim_t *s, uint32_t stop_pc, uint16_t stop_sp, uint64_t max_i
 touches_no_memory:
 		if (trace)
 			trace->pcs[trace->n_pcs++] = pc;
-		if (s->taint_on)
+		if (s->taint_on) {
+			s->seen[pc >> 1] |= SEEN_EXECUTED;
 			taint_step(s, pc, op);
+		}
 
 		const int calls = kind == K_CALL || kind == K_EICALL;
 		if (calls && s->depth < SHIM_ABI_DEPTH) {

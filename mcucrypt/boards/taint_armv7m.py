@@ -156,6 +156,7 @@ class Armv7mTaint:
         self.bounds_mem: dict[int, tuple[int, int]] = {}
         self.mem = memory
         self.plans: dict[int, Callable[[], None]] = {}
+        self.executed: set[int] = set()           # this call's instructions, run or skipped (coverage)
         self.conditions: dict[int, int] = {}      # address -> condition of an instruction in an IT block
         self.it_blocks: dict[int, list[int]] = {}  # IT address -> the addresses of its block
         self.it_pending: list[int] = []           # the rest of the IT block now executing
@@ -182,6 +183,7 @@ class Armv7mTaint:
         self.it_pending = []
         self.pending = None
         self.instructions = 0
+        self.executed = set()
 
     def _report(self, kind: str, pc: int, mask: int, detail: str = "") -> None:
         self.collector.report(kind, pc, mask, detail)
@@ -198,6 +200,7 @@ class Armv7mTaint:
         if plan is None:
             plan = self.plans[address] = self._plan(address)
         self.instructions += 1
+        self.executed.add(address)
         plan()
 
     def _skipped_before(self, address: int) -> None:
@@ -215,6 +218,7 @@ class Armv7mTaint:
             plan = self.plans.get(skipped)
             if plan is None:
                 plan = self.plans[skipped] = self._plan(skipped)
+            self.executed.add(skipped)
             plan()
             self.pending = None
 
@@ -303,8 +307,13 @@ class Armv7mTaint:
         regs, flags, report = self.regs, self.flags, self._report
         bits = self.bits
         declassify = pc == self.declassify
+
+        def declassify_r0() -> None:
+            uc = self.board._uc
+            self.collector.declassify(regs[0], uc.reg_read(U.UC_ARM_REG_R0), uc.reg_read(U.UC_ARM_REG_LR) & ~1)
+            regs[0] = 0
         if insn is None:
-            return (lambda: regs.__setitem__(0, 0)) if declassify else (lambda: None)
+            return declassify_r0 if declassify else (lambda: None)
         iid = insn.id
         cond = self.conditions.get(pc, insn.cc)
         cond_flags = _COND_FLAGS.get(cond, ())
@@ -322,7 +331,7 @@ class Armv7mTaint:
 
         steps: list[Callable[[], None]] = []
         if declassify:
-            steps.append(lambda: regs.__setitem__(0, 0))
+            steps.append(declassify_r0)
         known = self.known_ones
         written = [r for r in writes if r != 15]
         imm = next((o.imm for o in ops if o.type == A.ARM_OP_IMM), None)

@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 import unicorn
 
-from .base import Arg, Board, BoardError, Buf, Int, TaintFinding, TaintSpec
+from .base import Arg, Board, BoardError, Buf, Declassified, Int, TaintFinding, TaintSpec
 from .common import Marshalled, PlacedBuf
 
 # Finding kinds beyond base.TAINT_* (the rv32/armv7m engines' own; ct.CLASS_OF_TAINT names their class).
@@ -108,6 +108,12 @@ class TaintCollector:
                 self.labels.append(label)
             self.arg_bits[index] = 1 << self.labels.index(label)
         self.findings: dict[tuple[int, str], TaintFinding] = {}
+        self.declassified: list[Declassified] = []
+
+    def declassify(self, mask: int, value: int, caller: int) -> None:
+        """mcu_declassify's entry: record its argument when tainted (the engine then clears the taint)."""
+        if mask:
+            self.declassified.append(Declassified(value & 0xFFFF_FFFF, self.names(mask), caller))
 
     def names(self, mask: int) -> tuple[str, ...]:
         return tuple(name for i, name in enumerate(self.labels) if mask >> i & 1)

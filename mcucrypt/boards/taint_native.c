@@ -76,6 +76,9 @@ struct rv_taint {
     emu_stop_fn emu_stop;
     plan_fn plan;
     uint32_t enabled;            /* 0 between tainted calls: the hook stays installed, doing nothing */
+    uint8_t *executed;           /* per halfword: nonzero once the instruction there ran (this call) */
+    uint32_t *declassified;      /* (value, mask, caller) of each tainted mcu_declassify argument */
+    uint32_t n_declassified, cap_declassified;   /* n counts past cap: Python reports the overflow */
 };
 
 static const uint32_t byte_masks[4] = { 0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u };
@@ -169,8 +172,20 @@ void taint_rv32_on_code(uc_engine *uc, uint64_t address, uint32_t size, struct r
     if (p->op == OP_NONE)        /* the planner failed: it stopped the emulation with its exception */
         return;
     t->instructions++;
-    if (p->flags & F_DECLASSIFY)     /* the entry of mcu_declassify: a0 is public from here on */
+    if (!(pc & 1) && half < t->plan_span)
+        t->executed[half] = 1;
+    if (p->flags & F_DECLASSIFY) {   /* the entry of mcu_declassify: a0 is public from here on */
+        if (regs[10]) {              /* recorded for the checker's policy (ct.py): value, labels, ra */
+            if (t->n_declassified < t->cap_declassified) {
+                uint32_t *d = &t->declassified[3 * t->n_declassified];
+                d[0] = xreg(uc, t, 10);
+                d[1] = regs[10];
+                d[2] = xreg(uc, t, 1);
+            }
+            t->n_declassified++;
+        }
         regs[10] = 0;
+    }
     rd = p->rd;
     rs1 = p->rs1;
     rs2 = p->rs2;

@@ -106,6 +106,10 @@ class Rv32Taint:
             self._uc.hook_del(h)
         self._hooks = []
 
+    def executed(self) -> frozenset[int]:
+        """The addresses of the instructions this call ran (planned on first execution, per call)."""
+        return frozenset(self.plans)
+
     def result(self) -> list[TaintFinding]:
         return self.collector.result()
 
@@ -129,6 +133,7 @@ class Rv32Taint:
         declassify = pc == self.declassify
 
         def clear_a0() -> None:
+            self.collector.declassify(regs[10], read(10), read(1))
             regs[10] = 0
 
         if cls in (isa.LOAD_W, isa.LOAD_BH):
@@ -299,6 +304,7 @@ class _RvPlan(ctypes.Structure):
 
 
 _P32 = ctypes.POINTER(ctypes.c_uint32)
+_DECLASSIFIED_CAP = 1024     # tainted mcu_declassify calls recorded per call (a kind allows one)
 _PLAN_CFUNC = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.POINTER(_RvPlan))
 
 
@@ -312,7 +318,9 @@ class _RvTaint(ctypes.Structure):
                 ("findings", _P32), ("n_findings", ctypes.c_uint32), ("cap_findings", ctypes.c_uint32),
                 ("overflow", ctypes.c_uint32), ("instructions", ctypes.c_uint64), ("reg_x0", ctypes.c_int),
                 ("reg_read", ctypes.c_void_p), ("emu_stop", ctypes.c_void_p), ("plan", ctypes.c_void_p),
-                ("enabled", ctypes.c_uint32)]
+                ("enabled", ctypes.c_uint32), ("executed", ctypes.POINTER(ctypes.c_uint8)),
+                ("declassified", _P32), ("n_declassified", ctypes.c_uint32),
+                ("cap_declassified", ctypes.c_uint32)]
 
 
 def native_plan(ins: isa.Instr, declassify: bool) -> tuple[int, ...]:
@@ -379,12 +387,15 @@ class _NativeEngine:
         span = max(0, (end - base + 1) // 2)
         self.plans = (_RvPlan * max(span, 1))()
         self.reported = (ctypes.c_uint8 * max(span, 1))()
+        self.executed = (ctypes.c_uint8 * max(span, 1))()
+        self.declassified = (ctypes.c_uint32 * (3 * _DECLASSIFIED_CAP))()
         self.csr = (ctypes.c_uint32 * 4096)()
         self.findings = (ctypes.c_uint32 * (3 * _FINDINGS_CAP))()
         self.regions = list(regions)
         self.shadow = [(ctypes.c_uint32 * size)() for _, size in regions]
         st = self.state = _RvTaint()
         st.plans, st.plan_base, st.plan_span, st.reported = self.plans, base, span, self.reported
+        st.executed, st.declassified, st.cap_declassified = self.executed, self.declassified, _DECLASSIFIED_CAP
         st.csr = self.csr
         for k, (rbase, size) in enumerate(regions):
             st.shadow[k], st.shadow_base[k], st.shadow_size[k] = self.shadow[k], rbase, size
@@ -408,9 +419,9 @@ class _NativeEngine:
         st = self.state
         st.regs[:] = regs
         ctypes.memset(ctypes.addressof(st) + _RvTaint.bits.offset, 0xFF, 4 * 32)     # every bit
-        for buf in (self.reported, self.csr, *self.shadow):
+        for buf in (self.reported, self.executed, self.csr, *self.shadow):
             ctypes.memset(buf, 0, ctypes.sizeof(buf))
-        st.scratch_reported = st.n_findings = st.overflow = st.instructions = 0
+        st.scratch_reported = st.n_findings = st.overflow = st.instructions = st.n_declassified = 0
         for address, mask in memory.bytes.items():
             for (base, size), shadow in zip(self.regions, self.shadow):
                 if 0 <= address - base < size:
@@ -475,7 +486,19 @@ class NativeRv32Taint:
             pc, kind, mask = findings[3 * i: 3 * i + 3]
             kind = _KINDS[kind]
             self.collector.report(kind, pc, mask, finding_detail(self.board._decode_at(pc), kind))
+        if st.n_declassified > st.cap_declassified:
+            raise BoardError(f"the C taint engine's declassification buffer filled up "
+                             f"({st.n_declassified} tainted mcu_declassify calls in one call)")
+        records = self.engine.declassified
+        for i in range(st.n_declassified):
+            value, mask, caller = records[3 * i: 3 * i + 3]
+            self.collector.declassify(mask, value, caller)
         return self.collector.result()
+
+    def executed(self) -> frozenset[int]:
+        """The addresses of the instructions this call ran (inside the plan window: the code)."""
+        base = self.state.plan_base
+        return frozenset(base + 2 * i for i, ran in enumerate(bytes(self.engine.executed)) if ran)
 
 
 def attach(board, spec, args, placed, sp: int, regions: list[tuple[int, int]]):

@@ -11,7 +11,8 @@ is 0. Optional ops, used when the implementation has them:
   fixednonce_init_state(state, npub, k)           the state after key and nonce setup, stored once ...
   fixednonce_encrypt_from_state(c, clen, m, mlen, ad, adlen, state, k)      ... and messages processed
   fixednonce_decrypt_from_state(m, mlen, c, clen, ad, adlen, state, k)      from it (paper 004's "+I")
-Instance parameters: key_bytes, nonce_bytes, tag_bytes; optional max_random_length (differential lengths,
+Instance parameters: key_bytes, nonce_bytes, tag_bytes, block_bytes (the bytes of message or AD absorbed
+per permutation call: the constant-time cases' length classes); optional max_random_length (differential lengths,
 default 40), bench_message_lengths (benchmarked besides 0..128) and bench_ad_cases ([AD, message] byte
 pairs, op encrypt-<m>B+<a>AD); with permute: state_bytes and permutation_steps
 (the step counts benchmarked, e.g. [640, 1024]) and permutation_step_multiple (valid step counts are its
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from ..boards.base import Buf, CallResult, Int
 from ..firmware import Firmware
 from ..kat import Vector
-from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, parse_hex
+from .base import BenchOp, CtCase, KindDriver, Mismatch, PublicResult, UsageError, parse_hex
 
 
 class AuthenticationFailed(UsageError):
@@ -55,6 +56,14 @@ class AeadResult:
 
 class AeadDriver(KindDriver):
     kind = "aead"
+    # NIST LWC: the key and the plaintext are secret (decryption's plaintext: the ciphertext's bytes); the
+    # accept/reject verdict is public (the caller learns it anyway), nothing else.
+    secret = {"aead_encrypt": ("m", "k"), "aead_decrypt": ("c", "k"), "permute": ("state", "key"),
+              "fixednonce_init_state": ("k",), "fixednonce_encrypt_from_state": ("m", "state", "k"),
+              "fixednonce_decrypt_from_state": ("c", "state", "k")}
+    ct_ops = frozenset(secret)
+    public_results = {op: PublicResult("the accept/reject verdict")
+                      for op in ("aead_decrypt", "fixednonce_decrypt_from_state")}
     run_options = ("key", "nonce", "ad", "input", "decrypt")
     max_random_length = 40      # differential: message and AD lengths drawn from 0..this
     # Each trial is about eight calls (encryption, round trip, a forgery, the permutation, the fixed-nonce
@@ -241,9 +250,21 @@ class AeadDriver(KindDriver):
         return ops
 
     # -------------------------------------------------------------------------------- constant time
+    @staticmethod
+    def ct_lengths(block: int) -> list[tuple[int, int]]:
+        """(message, AD) lengths of the constant-time cases: every length class of each, for a cipher
+        absorbing ``block`` bytes at a time (instance parameter ``block_bytes``): empty, a partial block
+        (exactly half of one: a whole lane of Ascon's two; and one byte more), exactly one block, several
+        full blocks, several and a partial one."""
+        half = block // 2
+        part = half + 1
+        return [(0, 0), (part, block), (block, 3 * block), (3 * block, 0), (half, 2 * block + half),
+                (2 * block + part, part)]
+
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
         """Key, message (and the stored state, and the ciphertext whose plaintext is secret) from ``rng``;
-        nonce, associated data and every length fixed by ``public_seed``. Lengths include a partial block.
+        nonce, associated data and every length fixed by ``public_seed``. The (message, AD) lengths of
+        ``ct_lengths`` cover every length class of both, so every block path of the code runs.
 
         Each decryption is checked twice: with the valid ciphertext and tag (made by the implementation's
         own encryption of the drawn message), and with a tag wrong in exactly one byte, at position
@@ -251,43 +272,52 @@ class AeadDriver(KindDriver):
         tag comparison changes path from trial to trial, and in taint mode both verdicts' paths run."""
         key_bytes, nonce_bytes, tag_bytes = self._sizes(fw)
         pub = random.Random(f"ct-public/{fw.prim_id}/{public_seed}")
-        nonce, ad = pub.randbytes(nonce_bytes), pub.randbytes(7)
-        mlen = 13
-        key, pt = rng.randbytes(key_bytes), rng.randbytes(mlen)
+        lengths = self.ct_lengths(fw.params["block_bytes"])
+        nonce = pub.randbytes(nonce_bytes)
+        ads = [pub.randbytes(a) for _, a in lengths]
+        key = rng.randbytes(key_bytes)
+        pts = [rng.randbytes(m) for m, _ in lengths]
         wrong = getattr(rng, "trial", 0) % tag_bytes
         flip = 1 << rng.randrange(8)
 
-        def enc_args(**extra: object) -> dict:
-            return {"c": Buf(size=mlen + tag_bytes, out=True), "clen": Buf(size=8, out=True), "m": Buf(pt),
-                    "mlen": Int(mlen, 8), "ad": Buf(ad), "adlen": Int(len(ad), 8), **extra, "k": Buf(key)}
+        def enc_args(pt: bytes, ad: bytes, odd: int = 0, **extra: object) -> dict:
+            return {"c": Buf(size=len(pt) + tag_bytes, out=True, misalign=odd), "clen": Buf(size=8, out=True),
+                    "m": Buf(pt, misalign=odd), "mlen": Int(len(pt), 8), "ad": Buf(ad, misalign=odd),
+                    "adlen": Int(len(ad), 8), **extra, "k": Buf(key, misalign=odd)}
 
         def bad_tag(ct: bytes) -> bytes:
-            i = mlen + wrong
+            i = len(ct) - tag_bytes + wrong
             return ct[:i] + bytes([ct[i] ^ flip]) + ct[i + 1:]
 
-        def dec_cases(op: str, ct: bytes, **extra: object) -> list[CtCase]:
-            return [CtCase(op, {"m": Buf(size=mlen, out=True), "mlen": Buf(size=8, out=True), **extra,
-                                "c": Buf(c), "clen": Int(len(c), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8),
-                                **({"npub": Buf(nonce)} if op == "aead_decrypt" else {}), "k": Buf(key)})
+        def dec_cases(op: str, ct: bytes, ad: bytes, odd: int = 0, **extra: object) -> list[CtCase]:
+            n = len(ct) - tag_bytes
+            return [CtCase(op, {"m": Buf(size=n, out=True, misalign=odd), "mlen": Buf(size=8, out=True), **extra,
+                                "c": Buf(c, misalign=odd), "clen": Int(len(c), 8), "ad": Buf(ad, misalign=odd),
+                                "adlen": Int(len(ad), 8),
+                                **({"npub": Buf(nonce, misalign=odd)} if op == "aead_decrypt" else {}),
+                                "k": Buf(key, misalign=odd)})
                     for c in (ct, bad_tag(ct))]
 
-        enc = enc_args(nsec=Buf(b""), npub=Buf(nonce))
-        ct = fw.call("aead_encrypt", enc).outputs[0]
-        cases = [CtCase("aead_encrypt", enc), *dec_cases("aead_decrypt", ct, nsec=Buf(b""))]
+        cases = []
+        # the last length pair also from odd addresses (byte-wise loads: a pointer's alignment is public)
+        odds = [0] * (len(lengths) - 1) + [1]
+        for pt, ad, odd in zip(pts, ads, odds):
+            enc = enc_args(pt, ad, odd, nsec=Buf(b""), npub=Buf(nonce, misalign=odd))
+            ct = fw.call("aead_encrypt", enc).outputs[0]
+            cases += [CtCase("aead_encrypt", enc), *dec_cases("aead_decrypt", ct, ad, odd, nsec=Buf(b""))]
         if fw.has("permute"):
             p = fw.params
             cases.append(CtCase("permute", {"state": Buf(rng.randbytes(p["state_bytes"]), out=True),
                                             "key": Buf(key), "steps": p["permutation_steps"][0]}))
         if fw.has("fixednonce_init_state"):
             state = rng.randbytes(fw.params["state_bytes"])
-            enc_state = enc_args(state=Buf(state))
-            ct_state = fw.call("fixednonce_encrypt_from_state", enc_state).outputs[0]
-            cases += [
-                CtCase("fixednonce_init_state", {"state": Buf(size=fw.params["state_bytes"], out=True),
-                                                 "npub": Buf(nonce), "k": Buf(key)}),
-                CtCase("fixednonce_encrypt_from_state", enc_state),
-                *dec_cases("fixednonce_decrypt_from_state", ct_state, state=Buf(state)),
-            ]
+            cases.append(CtCase("fixednonce_init_state", {"state": Buf(size=fw.params["state_bytes"], out=True),
+                                                          "npub": Buf(nonce), "k": Buf(key)}))
+            for pt, ad in zip(pts, ads):
+                enc_state = enc_args(pt, ad, state=Buf(state))
+                ct_state = fw.call("fixednonce_encrypt_from_state", enc_state).outputs[0]
+                cases += [CtCase("fixednonce_encrypt_from_state", enc_state),
+                          *dec_cases("fixednonce_decrypt_from_state", ct_state, ad, state=Buf(state))]
         return cases
 
     # ------------------------------------------------------------------------------------------- run

@@ -48,6 +48,16 @@ class CtCase:
     public_bytes: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class PublicResult:
+    """A secret-derived value the kind's standard makes public, which an operation may therefore pass to
+    ``mcu_declassify`` (the taint checker's only declassification). The checker holds every tainted
+    argument of mcu_declassify to it (ct.py): at most ``per_call`` of them in one call of the operation,
+    each a function of the outcome alone (the same value whatever the secrets, for the same outcome)."""
+    what: str            # e.g. 'the accept/reject verdict'
+    per_call: int = 1
+
+
 def fix_public_bytes(ctx: bytearray, spec: list[list]) -> tuple[tuple[int, int], ...]:
     """Write each ``[start, hex]`` of ``spec`` (an instance's ``ctx_public``: a context's public bytes, such
     as its fill or length counter) into ``ctx``, and return their ranges [start, end) for CtCase."""
@@ -61,6 +71,16 @@ def fix_public_bytes(ctx: bytearray, spec: list[list]) -> tuple[tuple[int, int],
 
 class KindDriver(abc.ABC):
     kind: str = "?"
+    # The constant-time policy of the kind, from its standard (catalog.py and ct.py enforce it):
+    # ``secret``: op -> the parameters that are secret in every implementation (META.yml may add secrets,
+    # never drop one of these); ``ct_ops``: the ops the constant-time cases call; ``public_ops``: ops with
+    # no secret input (nothing to check); every op an implementation declares is one of the two or the
+    # catalog refuses it. ``public_results``: op -> the value its standard makes public (the only tainted
+    # argument mcu_declassify may receive in that op; anywhere else, a declassification is a finding).
+    secret: Mapping[str, tuple[str, ...]] = {}
+    ct_ops: frozenset[str] = frozenset()
+    public_ops: frozenset[str] = frozenset()
+    public_results: Mapping[str, PublicResult] = {}
     run_options: tuple[str, ...] = ()   # the `mcucrypt run` inputs this kind reads (others are refused)
     default_trials: int = 100   # random differential cases per (id, implementation, target) in `make test`
 
@@ -120,6 +140,20 @@ class KindDriver(abc.ABC):
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
         """Calls for the constant-time check: secret arguments from ``rng``, public ones from ``public_seed``
         (the same on every trial)."""
+
+    def policy(self, fw: Firmware) -> "KindDriver":
+        """The driver whose constant-time policy applies to ``fw`` (a suite's instance: its kind's)."""
+        return self
+
+    def ct_unchecked(self, fw: Firmware) -> dict[str, str]:
+        """Ops of ``ct_ops`` the cases leave out on ``fw``, each with the reason its code is checked
+        anyway (an X25519 on the constant base point is the same code as the x25519 case)."""
+        return {}
+
+    def ct_covered_by(self, fw: Firmware) -> dict[str, str]:
+        """Ops of ``ct_ops`` no case calls on ``fw`` because another case's call runs their code (op ->
+        that op): unlike ``ct_unchecked``, their code must show as executed in the coverage report."""
+        return {}
 
     @abc.abstractmethod
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:

@@ -40,11 +40,15 @@ BLOCKS_EVERY = 10
 CTR_BENCH = (64, 512)
 CTR_MAX = 100
 CTR_EVERY = 10
-CTR_CT = 100
+CTR_BATCH_BLOCKS = 8    # the most blocks an implementation's ctr handles at once (bitsliced: eight)
 
 
 class BlockCipherDriver(KindDriver):
     kind = "blockcipher"
+    # Every key, round key and block is secret (the counter block and lengths are public).
+    secret = {"keyschedule": ("key",), "keyschedule_dec": ("key",), "encrypt": ("in", "rk"),
+              "decrypt": ("in", "rk"), "encrypt_blocks": ("in", "rk"), "ctr": ("in", "rk")}
+    ct_ops = frozenset(secret)
     run_options = ("key", "input", "decrypt")
     default_trials = 500
 
@@ -201,23 +205,35 @@ class BlockCipherDriver(KindDriver):
         key_bytes, block_bytes, rk_bytes = self._sizes(fw)
         key, block = rng.randbytes(key_bytes), rng.randbytes(block_bytes)
         rk = rng.randbytes(rk_bytes)
+        # Buffers at every alignment class (word-aligned, odd, half-word): the byte and word paths both run
+        # (a pointer's alignment is public, so its path may differ, but each must be constant time).
         cases = [CtCase("keyschedule", {"rk": Buf(size=rk_bytes, out=True), "key": Buf(key)}),
-                 CtCase("encrypt", {"out": Buf(size=block_bytes, out=True), "in": Buf(block), "rk": Buf(rk)})]
+                 CtCase("keyschedule", {"rk": Buf(size=rk_bytes, out=True), "key": Buf(key, misalign=1)})]
+        cases += [CtCase("encrypt", {"out": Buf(size=block_bytes, out=True, misalign=shift),
+                                     "in": Buf(block, misalign=shift), "rk": Buf(rk)}) for shift in (0, 1, 2)]
         if fw.has("keyschedule_dec"):
-            cases.append(CtCase("keyschedule_dec", {"rk": Buf(size=rk_bytes, out=True), "key": Buf(key)}))
+            cases += [CtCase("keyschedule_dec", {"rk": Buf(size=rk_bytes, out=True), "key": Buf(key, misalign=shift)})
+                      for shift in (0, 1)]
         if fw.has("decrypt"):
-            cases.append(CtCase("decrypt", {"out": Buf(size=block_bytes, out=True),
-                                            "in": Buf(rng.randbytes(block_bytes)), "rk": Buf(rk)}))
+            sealed = rng.randbytes(block_bytes)
+            cases += [CtCase("decrypt", {"out": Buf(size=block_bytes, out=True, misalign=shift),
+                                         "in": Buf(sealed, misalign=shift), "rk": Buf(rk)}) for shift in (0, 1, 2)]
         if fw.has("encrypt_blocks"):
-            # nblocks is public (a length); the blocks and round keys are secret.
-            n = BLOCKS_CT * block_bytes
-            cases.append(CtCase("encrypt_blocks", {"out": Buf(size=n, out=True), "in": Buf(rng.randbytes(n)),
-                                                   "nblocks": BLOCKS_CT, "rk": Buf(rk)}))
+            # nblocks is public (a length); the blocks and round keys are secret. One block, an even and an
+            # odd count (implementations working on two or four blocks at a time have tails), and none.
+            for nblocks in (0, 1, 2, BLOCKS_CT):
+                n = nblocks * block_bytes
+                cases.append(CtCase("encrypt_blocks", {"out": Buf(size=n, out=True), "in": Buf(rng.randbytes(n)),
+                                                       "nblocks": nblocks, "rk": Buf(rk)}))
         if fw.has("ctr"):
-            # the message and the round keys are secret; the counter block and the length are public
+            # the message and the round keys are secret; the counter block and the length are public. Every
+            # length class (empty, a partial block, a whole batch of blocks and a tail), aligned and odd.
             iv = random.Random(f"ct-public/{public_seed}").randbytes(block_bytes)
-            cases.append(CtCase("ctr", {"out": Buf(size=CTR_CT, out=True), "in": Buf(rng.randbytes(CTR_CT)),
-                                        "len": CTR_CT, "rk": Buf(rk), "iv": Buf(iv)}))
+            batch = CTR_BATCH_BLOCKS * block_bytes + 5      # a whole batch of the bitsliced ones, and a tail
+            for n, shift in ((0, 0), (5, 0), (batch, 0), (batch, 1)):
+                cases.append(CtCase("ctr", {"out": Buf(size=n, out=True, misalign=shift),
+                                            "in": Buf(rng.randbytes(n), misalign=shift), "len": n, "rk": Buf(rk),
+                                            "iv": Buf(iv)}))
         return cases
 
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:

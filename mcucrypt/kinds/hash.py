@@ -43,6 +43,11 @@ DEFAULT_MAX_RANDOM = 200
 
 class HashDriver(KindDriver):
     kind = "hash"
+    # The message and every context holding part of it are secret; nothing is declassified.
+    secret = {"hash": ("in",), "xof": ("in",), "cxof": ("in",), "update": ("ctx", "in"), "final": ("ctx",),
+              "squeeze": ("ctx",)}
+    ct_ops = frozenset(secret)
+    public_ops = frozenset({"init", "cxof_init"})     # from public inputs only (the customization is public)
     run_options = ("input", "outlen", "z")
     # Each trial is a one-shot call and an incremental run of a few calls on up to 200 bytes.
     default_trials = 12
@@ -230,15 +235,22 @@ class HashDriver(KindDriver):
             else:
                 cases.append(CtCase("cxof", {"out": Buf(size=out_bytes, out=True), "outlen": out_bytes,
                                              "in": Buf(msg), "inlen": len(msg), "z": Buf(z), "zlen": len(z)}))
+        if mode == "xof" and fw.has("hash"):      # the XOF's fixed-length crypto_hash entry point
+            msg = rng.randbytes(21)
+            cases.append(CtCase("hash", {"out": Buf(size=out_bytes, out=True), "in": Buf(msg),
+                                         "inlen": Int(len(msg), 8)}))
         # A context part-way through a block: its state and buffered bytes are secret, its fill and
         # length counter are public, so the draw keeps the public bytes from the fixed context made below
         # (the rest of the context after them: padding the layout leaves, zero).
         ctx = bytearray(rng.randbytes(ctx_bytes))
         ascon = [[48, "0300".ljust(2 * (ctx_bytes - 48), "0")]]   # the fill, then the context's padding
         public = {"ctx": fix_public_bytes(ctx, fw.params.get("ctx_public", ascon))}
-        msg = rng.randbytes(21)
-        cases.append(CtCase("update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(msg), "inlen": len(msg)},
-                            public))
+        # 21 bytes (the block stays partial) and the longest one-shot length (it fills the block, absorbs
+        # whole blocks and buffers a tail)
+        for n in sorted({21, max(fw.params.get("ct_lengths", [21]))}):
+            msg = rng.randbytes(n)
+            cases.append(CtCase("update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(msg), "inlen": len(msg)},
+                                public))
         if mode == "hash":
             cases.append(CtCase("final", {"ctx": Buf(bytes(ctx)), "out": Buf(size=out_bytes, out=True)}, public))
         else:

@@ -32,6 +32,8 @@ BENCH_IKM, BENCH_SALT, BENCH_INFO, BENCH_OKM = 32, 32, 16, 64
 
 class KdfDriver(KindDriver):
     kind = "kdf"
+    secret = {"extract": ("ikm",), "expand": ("prk",), "hkdf": ("ikm",)}
+    ct_ops = frozenset(secret)
     run_options = ("input", "salt", "info", "outlen")
     default_trials = 12
 

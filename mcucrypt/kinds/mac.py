@@ -34,7 +34,7 @@ import random
 from ..boards.base import Buf, CallResult
 from ..firmware import Firmware
 from ..kat import Vector
-from .base import BenchOp, CtCase, KindDriver, Mismatch, UsageError, fix_public_bytes, parse_hex
+from .base import BenchOp, CtCase, KindDriver, Mismatch, PublicResult, UsageError, fix_public_bytes, parse_hex
 from .aead import AuthenticationFailed
 
 DEFAULT_BENCH_LENGTHS = (64,)
@@ -58,6 +58,12 @@ def key_args(fw: Firmware, op: str, key: bytes) -> dict:
 
 class MacDriver(KindDriver):
     kind = "mac"
+    # The key and message are secret, and the tag verify compares with (a forger's guess, but also the
+    # caller's own tag: treated as secret); verify's accept/reject verdict is public, nothing else.
+    secret = {"mac": ("key", "in"), "mac_init": ("key",), "mac_update": ("ctx", "in"), "mac_final": ("ctx",),
+              "verify": ("tag", "key", "in")}
+    ct_ops = frozenset(secret)
+    public_results = {"verify": PublicResult("the accept/reject verdict")}
     run_options = ("key", "input", "tag")
     # Each trial is about five calls (one-shot, incremental, three verifications) on up to 300 bytes.
     default_trials = 12
@@ -189,18 +195,23 @@ class MacDriver(KindDriver):
 
     # -------------------------------------------------------------------------------- constant time
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
-        """Key and message secret (their lengths public): the one-shot mac with a short key and with a
-        key longer than the block, mac_init, mac_update and mac_final on a context part-way through a
+        """Key and message secret (their lengths public): the one-shot mac on every length class of message
+        and key, mac_init, mac_update and mac_final on a context part-way through a
         block (its count public: ``ctx_public``), and verify with the right tag and with one wrong in
         byte ``trial % tag_bytes`` (both paths run; only the verdict is declassified)."""
         p = fw.params
         tag_bytes, ctx_bytes, block = p["tag_bytes"], p["ctx_bytes"], p["block_bytes"]
         fixed = p.get("key_bytes")
         key = rng.randbytes(fixed if fixed is not None else 32)
-        keys = [key] if fixed is not None else [key, rng.randbytes(block + 13)]
         msg = rng.randbytes(block + 21)
-        cases = [CtCase("mac", {"out": Buf(size=tag_bytes, out=True), **key_args(fw, "mac", k),
-                                "in": Buf(msg), "inlen": len(msg)}) for k in keys]
+
+        def mac(k: bytes, m: bytes) -> CtCase:
+            return CtCase("mac", {"out": Buf(size=tag_bytes, out=True), **key_args(fw, "mac", k),
+                                  "in": Buf(m), "inlen": len(m)})
+        # every length class of the message (empty, partial, one block, several, several and a partial)
+        cases = [mac(key, rng.randbytes(n)) for n in (0, 21, block, 3 * block)] + [mac(key, msg)]
+        if fixed is None:       # and of the key (shorter than a block, exactly one, longer: hashed first)
+            cases += [mac(rng.randbytes(block + 13), msg), mac(rng.randbytes(block), msg)]
         cases.append(CtCase("mac_init", {"ctx": Buf(size=ctx_bytes, out=True), **key_args(fw, "mac_init", key)}))
         ctx = bytearray(rng.randbytes(ctx_bytes))
         public = {"ctx": fix_public_bytes(ctx, p["ctx_public"])}

@@ -78,6 +78,8 @@ def random_operand(rng: random.Random, bits: int) -> int:
 
 class MpmulDriver(KindDriver):
     kind = "mpmul"
+    secret = {"mul": ("a", "b"), "mul_n": ("a", "b")}
+    ct_ops = frozenset(secret)
     run_options = ("a", "b")
     default_trials = 200   # issue 5: at least 200 random operand pairs per size per implementation
 

@@ -22,6 +22,8 @@ from .base import BenchOp, CtCase, KindDriver, Mismatch, parse_hex
 
 class PermutationDriver(KindDriver):
     kind = "permutation"
+    secret = {"permute": ("state",), "interleave": ("state",), "deinterleave": ("state",)}
+    ct_ops = frozenset(secret)
     run_options = ("input",)
     default_trials = 50
 

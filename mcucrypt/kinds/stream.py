@@ -33,6 +33,8 @@ COUNTER_LIMIT_CASES = ((2**32 - 1, 1), (2**32 - 1, 64), (2**32 - 1, 65), (2**32 
 
 class StreamDriver(KindDriver):
     kind = "stream"
+    secret = {"block": ("key",), "xor": ("in", "key"), "permute": ("in",)}
+    ct_ops = frozenset(secret)
     run_options = ("key", "nonce", "input", "counter")
     default_trials = 100
 

@@ -39,6 +39,15 @@ class SuiteDriver(KindDriver):
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
         return self.of(fw).ct_cases(fw, rng, public_seed)
 
+    def policy(self, fw: Firmware) -> KindDriver:
+        return self.of(fw)
+
+    def ct_unchecked(self, fw: Firmware) -> dict[str, str]:
+        return self.of(fw).ct_unchecked(fw)
+
+    def ct_covered_by(self, fw: Firmware) -> dict[str, str]:
+        return self.of(fw).ct_covered_by(fw)
+
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
         return self.of(fw).run(fw, opts)
 
