@@ -122,6 +122,8 @@ def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str
         if "state_bytes" in p:
             out += [("STATE_BYTES", p["state_bytes"], "state of permute and the fixednonce functions"),
                     ("STATE_WORDS", p["state_bytes"] // 4, "state in 32-bit words")]
+        if "ctx_bytes" in p:
+            out.append(("CTX_BYTES", p["ctx_bytes"], "incremental context (aead_init ... aead_*_final)"))
         return out
     if kind == "hash":
         return [("OUT_BYTES", p["out_bytes"], "digest (hash) or default output length (XOF)"),
@@ -164,7 +166,9 @@ def wipers(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[st
     if kind == "aead":
         return [("wipe_key", "uint8_t", "KEY_BYTES", "a key")] + (
             [("wipe_state", "uint32_t", "STATE_BYTES", "a fixed-nonce or permutation state")]
-            if "state_bytes" in impl.params(prim_id) else [])
+            if "state_bytes" in impl.params(prim_id) else []) + (
+            [("wipe_ctx", "uint8_t", "CTX_BYTES", "an incremental context (it holds the key)")]
+            if "ctx_bytes" in impl.params(prim_id) else [])
     if kind == "hash":
         return [("wipe_ctx", "uint8_t", "CTX_BYTES", "an incremental context (it holds the absorbed message)")]
     if kind == "mac":
@@ -326,6 +330,26 @@ OP_DOCS: dict[str, dict[str, list[str]]] = {
                                           "with m zeroed and *mlen 0."],
         "permute": ["The keyed permutation on state ({P}_STATE_BYTES) for `steps` steps (for benchmarks and "
                     "the constant-time check). Returns nothing."],
+        "aead_init": ["Starts an incremental (streaming) encryption or decryption in ctx ({P}_CTX_BYTES, any "
+                      "alignment) under k ({P}_KEY_BYTES) and npub ({P}_NONCE_BYTES, never twice under one "
+                      "key). Returns nothing. ctx holds the key: wipe an abandoned one with {p}_wipe_ctx."],
+        "aead_aad": ["Absorbs ad (adlen bytes) of associated data; any number of calls, all before the first "
+                     "update. Returns 0; -1 with nothing absorbed once an update has run."],
+        "aead_encrypt_update": ["c = the encryption of m (mlen bytes, any length; c distinct from m), "
+                                "continuing the message. Returns 0; -1 with nothing written when the "
+                                "message would pass 2^38 - 64 bytes (RFC 8439)."],
+        "aead_decrypt_update": ["m = the decryption of c (clen bytes), continuing the ciphertext. WARNING: "
+                                "m is NOT AUTHENTICATED yet (streaming decryption cannot withhold it): do not "
+                                "use any of it until {p}_aead_decrypt_final returns 0, and wipe all of it if "
+                                "it returns -1. The one-shot {p}_aead_decrypt, which computes no plaintext "
+                                "before the tag verifies, is the safe default. Returns 0; -1 as for "
+                                "encrypt_update."],
+        "aead_encrypt_final": ["Writes the tag ({P}_TAG_BYTES) of the AD and message absorbed, and wipes ctx. "
+                               "Returns nothing."],
+        "aead_decrypt_final": ["Checks tag ({P}_TAG_BYTES) against the AD and ciphertext absorbed, in constant "
+                               "time (only the verdict is declassified), and wipes ctx either way. Returns 0 "
+                               "when it verifies; -1 otherwise: then every byte decrypt_update wrote is "
+                               "forged or damaged, and the caller must wipe it and release none of it."],
     },
     "hash": {
         "hash": ["One-shot digest: out ({P}_OUT_BYTES) of in (inlen bytes). Returns 0."],
@@ -1238,6 +1262,13 @@ def _kind_notes(prim: Primitive, impls: list[Implementation], ids: list[str], ki
                          "have): pass NULL."))
         if prim.name in NONCE_RULES:
             notes.insert(0, ("Nonce", NONCE_RULES[prim.name]))
+        if any("ctx_bytes" in im.params(i) for im in impls for i in ids if i in im.ids):
+            notes.append(("Incremental API", "where listed: `aead_init`, any number of `aead_aad`s, any number of "
+                          "`aead_encrypt_update`s (or `aead_decrypt_update`s), then `aead_encrypt_final` (or "
+                          "`aead_decrypt_final`), which wipes the context; wipe an abandoned one with "
+                          "`mcu_<id>_wipe_ctx`. Streaming decryption writes plaintext before the tag is "
+                          "checked: use none of it until `aead_decrypt_final` returns 0, wipe it on -1; the "
+                          "one-shot `aead_decrypt` is the safe default."))
     return notes
 
 

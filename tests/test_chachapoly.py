@@ -11,6 +11,9 @@ and the constant-time checker (taint mode) on every implementation and board. He
 - forgeries of every kind rejected with nothing released (output untouched, *mlen 0), also for
   ciphertexts made by the second oracle;
 - incremental Poly1305 byte by byte and in pieces straddling blocks, the context wiped;
+- the incremental ChaCha20-Poly1305 API: AD and message byte by byte (host), in pieces straddling the
+  16- and 64-byte blocks and with empty updates, against the model and the second oracle; forged tags
+  and a wrong AD refused by aead_decrypt_final, every context wiped; AD after the message refused;
 - `mcucrypt run` for both ids, with a bad key length and a failing tag refused (exit 2, one line).
 """
 from __future__ import annotations
@@ -24,6 +27,7 @@ import pytest
 from cryptography.hazmat.primitives import poly1305 as ossl_poly1305
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
+from mcucrypt.boards.base import Buf
 from mcucrypt.catalog import load_catalog
 from mcucrypt.cli import main
 from mcucrypt.firmware import Firmware
@@ -151,6 +155,56 @@ def test_poly1305_incremental(impl: str, target: str) -> None:
     assert ok
     for bad in (want[:15], want + b"\x00", aead.AeadDriver.flip_bit(want, 0), aead.AeadDriver.flip_bit(want, 127)):
         assert not mac.DRIVER.verify(fw, bad, key, msg)[0]
+
+
+@pytest.mark.parametrize("impl,target", IMPLS)
+def test_aead_incremental(impl: str, target: str) -> None:
+    """The streaming API equals the one-shot result (the second oracle's) on chunkings of AD and message
+    that cross every block edge: byte by byte (the host; a 1-byte start elsewhere), 63/1/64/... around
+    ChaCha20's block, 15/17 around Poly1305's, empty updates. aead_decrypt_final accepts the right tag,
+    refuses a tag with one bit flipped (first, last) and the right tag under other AD; every final call
+    leaves the context zeroed. AD after a message byte is refused with the context unchanged."""
+    fw = firmware("chacha20poly1305", impl, target)
+    d = aead.DRIVER
+    rng = random.Random(f"aead-incr/{impl}")
+    key, nonce, ad, pt = rng.randbytes(32), rng.randbytes(12), rng.randbytes(37), rng.randbytes(150)
+    want = ChaCha20Poly1305(key).encrypt(nonce, pt, ad)
+    assert want == model.aead_encrypt(key, nonce, ad, pt)
+    body, tag = want[:-16], want[-16:]
+
+    def split(data: bytes, sizes: list[int]) -> list[bytes]:
+        out, i = [], 0
+        for n in sizes:
+            out.append(data[i:i + n])
+            i += n
+        return out + [data[i:]]
+
+    bytewise = (lambda data: [data[i:i + 1] for i in range(len(data))]) if target == "host" else (
+        lambda data: split(data, [1, 1]))
+    chunkings = [(bytewise(ad), bytewise(pt)), ([ad], [pt]), ([b"", ad[:15], b"", ad[15:32], ad[32:]],
+                 split(pt, [63, 1, 64, 1, 0, 20])), (split(ad, [17, 16]), split(pt, [15, 17, 33, 14, 1])),
+                 ([], split(pt, [65, 70])), (split(ad, [36]), [])]
+    for ad_chunks, pt_chunks in chunkings:
+        a, m = b"".join(ad_chunks), b"".join(pt_chunks)
+        exp = model.aead_encrypt(key, nonce, a, m)
+        sizes = ([len(c) for c in ad_chunks], [len(c) for c in pt_chunks])
+        ok, got, ctx, rets = d.incremental(fw, key, nonce, ad_chunks, pt_chunks)
+        assert got == exp and not any(rets) and not any(ctx), sizes
+        ok, got, ctx, rets = d.incremental(fw, key, nonce, ad_chunks, split(exp[:-16], [len(c) for c in pt_chunks][:-1]),
+                                           exp[-16:])
+        assert ok and got == m and not any(rets) and not any(ctx), sizes
+    for bad_ad, bad_tag in ((ad, aead.AeadDriver.flip_bit(tag, 0)), (ad, aead.AeadDriver.flip_bit(tag, 127)),
+                            (ad[:-1], tag), (ad + b"\x00", tag)):
+        ok, got, ctx, _ = d.incremental(fw, key, nonce, [bad_ad], split(body, [64]), bad_tag)
+        assert not ok and not any(ctx)
+    ok, _, _, _ = d.incremental(fw, key, nonce, [ad], split(body, [64]), tag)
+    assert ok
+    ctx = fw.call("aead_init", {"ctx": Buf(size=fw.params["ctx_bytes"], out=True), "k": Buf(key),
+                                "npub": Buf(nonce)}).outputs[0]
+    ctx = fw.call("aead_encrypt_update", {"ctx": Buf(ctx, out=True), "c": Buf(size=0, out=True), "m": Buf(b""),
+                                          "mlen": 0}).outputs[0]
+    res = fw.call("aead_aad", {"ctx": Buf(ctx, out=True), "ad": Buf(ad), "adlen": len(ad)})
+    assert res.return_value in aead.MINUS_ONE and res.outputs[0] == ctx
 
 
 # --------------------------------------------------------------------------------------------- run

@@ -11,12 +11,21 @@ is 0. Optional ops, used when the implementation has them:
   fixednonce_init_state(state, npub, k)           the state after key and nonce setup, stored once ...
   fixednonce_encrypt_from_state(c, clen, m, mlen, ad, adlen, state, k)      ... and messages processed
   fixednonce_decrypt_from_state(m, mlen, c, clen, ad, adlen, state, k)      from it (paper 004's "+I")
+  aead_init(ctx, k, npub)                         incremental (streaming) API, all six together:
+  aead_aad(ctx, ad, adlen) -> int                 any number, before any message byte (-1 after: refused)
+  aead_encrypt_update(ctx, c, m, mlen) -> int     any number, any lengths (-1: message too long)
+  aead_decrypt_update(ctx, m, c, clen) -> int     writes plaintext NOT YET AUTHENTICATED
+  aead_encrypt_final(ctx, tag)                    the tag; wipes ctx
+  aead_decrypt_final(ctx, tag) -> int             0: tag verified, -1: rejected (the caller must discard
+                                                  everything decrypt_update wrote); constant time, the
+                                                  verdict the only value declassified; wipes ctx
 Instance parameters: key_bytes, nonce_bytes, tag_bytes, block_bytes (the bytes of message or AD absorbed
 per permutation call: the constant-time cases' length classes); optional max_random_length (differential lengths,
 default 40), bench_message_lengths (benchmarked besides 0..128) and bench_ad_cases ([AD, message] byte
 pairs, op encrypt-<m>B+<a>AD); with permute: state_bytes and permutation_steps
 (the step counts benchmarked, e.g. [640, 1024]) and permutation_step_multiple (valid step counts are its
-multiples). Optional board_kat_full_bytes: on a board, the test suite's vector check runs every vector
+multiples); with aead_init: ctx_bytes and ctx_public (as in the mac kind: the context's public bytes,
+[start, hex] pairs, for a context after 21 bytes of AD and 70 of message). Optional board_kat_full_bytes: on a board, the test suite's vector check runs every vector
 whose message is at most this long and every 8th of the longer ones (the host, and the bench's KAT
 verdict, run them all). Vector fields: NIST LWC KAT Count, Key, Nonce, PT, AD, CT (CT = ciphertext || tag).
 The model module provides encrypt(id, key, nonce, ad, pt) -> ct||tag and decrypt(id, key, nonce, ad, ct)
@@ -32,7 +41,7 @@ from dataclasses import dataclass
 from ..boards.base import Buf, CallResult, Int
 from ..firmware import Firmware
 from ..kat import Vector
-from .base import BenchOp, CtCase, KindDriver, Mismatch, PublicResult, UsageError, parse_hex
+from .base import BenchOp, CtCase, KindDriver, Mismatch, PublicResult, UsageError, fix_public_bytes, parse_hex
 
 
 class AuthenticationFailed(UsageError):
@@ -44,6 +53,8 @@ BENCH_MESSAGE_LENGTHS = (0, 8, 16, 64, 128)
 TABLE7_LENGTH = 8
 # Fill of output buffers before a decryption, so that "left untouched" can be told from "overwritten".
 OUTPUT_FILL = 0xA5
+# A C int -1 as a board reports it (unsigned, 16 bits on AVR, 32 elsewhere).
+MINUS_ONE = (-1, 0xFFFF, 0xFFFFFFFF)
 
 
 @dataclass(frozen=True)
@@ -60,10 +71,12 @@ class AeadDriver(KindDriver):
     # accept/reject verdict is public (the caller learns it anyway), nothing else.
     secret = {"aead_encrypt": ("m", "k"), "aead_decrypt": ("c", "k"), "permute": ("state", "key"),
               "fixednonce_init_state": ("k",), "fixednonce_encrypt_from_state": ("m", "state", "k"),
-              "fixednonce_decrypt_from_state": ("c", "state", "k")}
+              "fixednonce_decrypt_from_state": ("c", "state", "k"), "aead_init": ("k",), "aead_aad": ("ctx",),
+              "aead_encrypt_update": ("ctx", "m"), "aead_decrypt_update": ("ctx", "c"),
+              "aead_encrypt_final": ("ctx",), "aead_decrypt_final": ("ctx", "tag")}
     ct_ops = frozenset(secret)
     public_results = {op: PublicResult("the accept/reject verdict")
-                      for op in ("aead_decrypt", "fixednonce_decrypt_from_state")}
+                      for op in ("aead_decrypt", "fixednonce_decrypt_from_state", "aead_decrypt_final")}
     run_options = ("key", "nonce", "ad", "input", "decrypt")
     max_random_length = 40      # differential: message and AD lengths drawn from 0..this
     # Each trial is about eight calls (encryption, round trip, a forgery, the permutation, the fixed-nonce
@@ -114,6 +127,34 @@ class AeadDriver(KindDriver):
             "c": Buf(ct), "clen": Int(len(ct), 8), "ad": Buf(ad), "adlen": Int(len(ad), 8),
             "state": Buf(state), "k": Buf(key)})
         return AeadResult(res.return_value == 0, res.outputs[0], int.from_bytes(res.outputs[1], "little"), res)
+
+    def incremental(self, fw: Firmware, key: bytes, nonce: bytes, ad_chunks: list[bytes], chunks: list[bytes],
+                    tag: bytes | None = None) -> tuple[bool, bytes, bytes, list[int]]:
+        """aead_init, one aead_aad per AD chunk, one aead_{en,de}crypt_update per message chunk, then
+        aead_encrypt_final (tag None) or aead_decrypt_final(tag): (verdict, output, the context the final
+        call left, the return values of aad and the updates). Encryption's output is ciphertext || tag."""
+        ctx = fw.call("aead_init", {"ctx": Buf(size=fw.params["ctx_bytes"], out=True), "k": Buf(key),
+                                    "npub": Buf(nonce)}).outputs[0]
+        rets, out = [], b""
+        for a in ad_chunks:
+            res = fw.call("aead_aad", {"ctx": Buf(ctx, out=True), "ad": Buf(a), "adlen": len(a)})
+            ctx = res.outputs[0]
+            rets.append(res.return_value)
+        op, src, dst = (("aead_encrypt_update", "m", "c") if tag is None else ("aead_decrypt_update", "c", "m"))
+        for c in chunks:
+            res = fw.call(op, {"ctx": Buf(ctx, out=True), dst: Buf(size=len(c), out=True), src: Buf(c),
+                               f"{src}len": len(c)})
+            ctx, piece = res.outputs
+            out += piece
+            rets.append(res.return_value)
+        if tag is None:
+            ctx, t = fw.call("aead_encrypt_final", {"ctx": Buf(ctx, out=True),
+                                                    "tag": Buf(size=self._sizes(fw)[2], out=True)}).outputs
+            return True, out + t, ctx, rets
+        res = fw.call("aead_decrypt_final", {"ctx": Buf(ctx, out=True), "tag": Buf(tag)})
+        if res.return_value not in (0, *MINUS_ONE):
+            raise Mismatch(f"aead_decrypt_final returned {res.return_value:#x}, neither 0 nor -1")
+        return res.return_value == 0, out, res.outputs[0], rets
 
     def permute(self, fw: Firmware, state: bytes, key: bytes, steps: int) -> tuple[bytes, CallResult]:
         res = fw.call("permute", {"state": Buf(state, out=True), "key": Buf(key), "steps": steps})
@@ -183,7 +224,55 @@ class AeadDriver(KindDriver):
                 self._check_permute(fw, model, rng, key, where)
             if fw.has("fixednonce_init_state"):
                 self._check_fixed_nonce(fw, model, key, nonce, ad, pt, want, where)
+            if fw.has("aead_init"):
+                self._check_incremental(fw, rng, key, nonce, ad, pt, want, where)
         return trials
+
+    @staticmethod
+    def random_chunks(rng: random.Random, data: bytes) -> list[bytes]:
+        """``data`` cut at up to four random places (so chunks straddle the 16-byte Poly1305 and 64-byte
+        ChaCha20 blocks), half of the time with a 1-byte chunk, a quarter of the time with an empty one."""
+        n = len(data)
+        cuts = rng.sample(range(1, n), min(rng.randint(0, 4), max(n - 1, 0))) if n > 1 else []
+        if n > 2 and rng.random() < 0.5:
+            c = rng.randrange(1, n - 1)
+            cuts += [c, c + 1]
+        if rng.random() < 0.25:
+            cuts.append(rng.randint(0, n))
+        bounds = [0, *sorted(cuts), n]
+        return [data[a:b] for a, b in zip(bounds, bounds[1:])]
+
+    def _check_incremental(self, fw: Firmware, rng: random.Random, key: bytes, nonce: bytes, ad: bytes,
+                           pt: bytes, ct: bytes, where: str) -> None:
+        """The streaming API on random chunkings of AD and message equals ``ct`` (the model's, which the
+        one-shot encryption gave too) both ways; a tag with one bit flipped is refused; every final call
+        leaves the context all zeros; AD after message bytes is refused."""
+        tag_bytes = self._sizes(fw)[2]
+        ad_chunks, pt_chunks = self.random_chunks(rng, ad), self.random_chunks(rng, pt)
+        where += f" (incremental: AD chunks {[len(c) for c in ad_chunks]}, message chunks {[len(c) for c in pt_chunks]})"
+        _, got, ctx, rets = self.incremental(fw, key, nonce, ad_chunks, pt_chunks)
+        if got != ct or any(rets) or any(ctx):
+            raise Mismatch(f"{where}: encrypt gave {got.hex()} (returns {rets}, context left {ctx.hex()}), "
+                           f"expected {ct.hex()}")
+        body, tag = ct[:-tag_bytes], ct[-tag_bytes:]
+        ok, got, ctx, rets = self.incremental(fw, key, nonce, ad_chunks, self.random_chunks(rng, body), tag)
+        if not ok or got != pt or any(rets) or any(ctx):
+            raise Mismatch(f"{where}: decrypt gave ok={ok} {got.hex()} (returns {rets}, context left "
+                           f"{ctx.hex()}), expected {pt.hex()}")
+        bad = self.flip_bit(tag, rng.randrange(8 * tag_bytes))
+        ok, _, ctx, _ = self.incremental(fw, key, nonce, [ad], [body], bad)
+        if ok or any(ctx):
+            raise Mismatch(f"{where}: aead_decrypt_final accepted the forged tag {bad.hex()} or left the "
+                           f"context {ctx.hex()}")
+        # AD after the message has begun: refused, the context unchanged
+        ctx = fw.call("aead_init", {"ctx": Buf(size=fw.params["ctx_bytes"], out=True), "k": Buf(key),
+                                    "npub": Buf(nonce)}).outputs[0]
+        ctx = fw.call("aead_encrypt_update", {"ctx": Buf(ctx, out=True), "c": Buf(size=len(pt), out=True),
+                                              "m": Buf(pt), "mlen": len(pt)}).outputs[0]
+        res = fw.call("aead_aad", {"ctx": Buf(ctx, out=True), "ad": Buf(b"\x00"), "adlen": 1})
+        if res.return_value not in MINUS_ONE or res.outputs[0] != ctx:
+            raise Mismatch(f"{where}: aead_aad after the message returned {res.return_value:#x}, "
+                           f"context {'changed' if res.outputs[0] != ctx else 'unchanged'}")
 
     def _check_permute(self, fw: Firmware, model, rng: random.Random, key: bytes, where: str) -> None:
         p = fw.params
@@ -318,7 +407,52 @@ class AeadDriver(KindDriver):
                 ct_state = fw.call("fixednonce_encrypt_from_state", enc_state).outputs[0]
                 cases += [CtCase("fixednonce_encrypt_from_state", enc_state),
                           *dec_cases("fixednonce_decrypt_from_state", ct_state, ad, state=Buf(state))]
+        if fw.has("aead_init"):
+            cases += self._incremental_ct_cases(fw, rng, key, nonce, pub, wrong, flip)
         return cases
+
+    def _incremental_ct_cases(self, fw: Firmware, rng: random.Random, key: bytes, nonce: bytes,
+                              pub: random.Random, wrong: int, flip: int) -> list[CtCase]:
+        """The streaming API on contexts made by the implementation itself from the secret key: 21 bytes
+        of AD (a partial Poly1305 block), a first update of 70 message bytes (it crosses a 16- and a
+        64-byte block), a second of 80 from that mid-block key-stream position, then the final calls;
+        decrypt_final with the right tag and with one wrong in byte ``wrong``. The contexts' length bytes
+        are public (``ctx_public``, the values after 21 + 70 bytes)."""
+        ctx_bytes, tag_bytes = fw.params["ctx_bytes"], self._sizes(fw)[2]
+        ad = pub.randbytes(21)
+        m1, m2 = rng.randbytes(70), rng.randbytes(80)
+        init = {"ctx": Buf(size=ctx_bytes, out=True), "k": Buf(key), "npub": Buf(nonce)}
+        fresh = fw.call("aead_init", init).outputs[0]
+        aad = {"ctx": Buf(fresh, out=True), "ad": Buf(ad), "adlen": len(ad)}
+        after_ad = fw.call("aead_aad", aad).outputs[0]
+        cases = [CtCase("aead_init", init), CtCase("aead_aad", aad)]
+        for op, src, dst in (("aead_encrypt_update", "m", "c"), ("aead_decrypt_update", "c", "m")):
+            first = {"ctx": Buf(after_ad, out=True), dst: Buf(size=len(m1), out=True), src: Buf(m1),
+                     f"{src}len": len(m1)}
+            mid = bytearray(fw.call(op, first).outputs[0])
+            public = {"ctx": fix_public_bytes(mid, fw.params["ctx_public"])}
+            if bytes(mid) != fw.call(op, first).outputs[0]:
+                raise Mismatch(f"ctx_public {fw.params['ctx_public']} disagrees with the context after 21 + 70 "
+                               "bytes")
+            cases += [CtCase(op, first),
+                      CtCase(op, {"ctx": Buf(bytes(mid), out=True), dst: Buf(size=len(m2), out=True),
+                                  src: Buf(m2), f"{src}len": len(m2)}, public)]
+            if op == "aead_encrypt_update":
+                final = {"ctx": Buf(bytes(mid), out=True), "tag": Buf(size=tag_bytes, out=True)}
+                cases.append(CtCase("aead_encrypt_final", final, public))
+            else:       # the tag of (ad, m1) as ciphertext: the decryption context's ciphertext
+                right = self._tag_of_ciphertext(fw, key, nonce, ad, m1)
+                bad = right[:wrong] + bytes([right[wrong] ^ flip]) + right[wrong + 1:]
+                cases += [CtCase("aead_decrypt_final", {"ctx": Buf(bytes(mid), out=True), "tag": Buf(t)}, public)
+                          for t in (right, bad)]
+        return cases
+
+    def _tag_of_ciphertext(self, fw: Firmware, key: bytes, nonce: bytes, ad: bytes, ct: bytes) -> bytes:
+        """The tag that authenticates ciphertext ``ct`` with ``ad``: the one-shot encryption of the
+        plaintext, which the one-shot decryption's key stream gives (XOR is its own inverse)."""
+        stream = self.model(fw.impl.primitive).encrypt(fw.prim_id, key, nonce, b"", bytes(len(ct)))
+        pt = bytes(a ^ b for a, b in zip(ct, stream))
+        return self.encrypt(fw, key, nonce, ad, pt).output[len(pt):]
 
     # ------------------------------------------------------------------------------------------- run
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
