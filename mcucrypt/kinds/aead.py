@@ -24,7 +24,8 @@ per permutation call: the constant-time cases' length classes); optional max_ran
 default 40), bench_message_lengths (benchmarked besides 0..128) and bench_ad_cases ([AD, message] byte
 pairs, op encrypt-<m>B+<a>AD); with permute: state_bytes and permutation_steps
 (the step counts benchmarked, e.g. [640, 1024]) and permutation_step_multiple (valid step counts are its
-multiples); with aead_init: ctx_bytes and ctx_public (as in the mac kind: the context's public bytes,
+multiples); optional max_message_bytes (the longest message accepted: the constant-time cases then
+also run the refusals of a longer message and of a ciphertext shorter than its tag); with aead_init: ctx_bytes and ctx_public (as in the mac kind: the context's public bytes,
 [start, hex] pairs, for a context after 21 bytes of AD and 70 of message). Optional board_kat_full_bytes: on a board, the test suite's vector check runs every vector
 whose message is at most this long and every 8th of the longer ones (the host, and the bench's KAT
 verdict, run them all). Vector fields: NIST LWC KAT Count, Key, Nonce, PT, AD, CT (CT = ciphertext || tag).
@@ -53,6 +54,10 @@ BENCH_MESSAGE_LENGTHS = (0, 8, 16, 64, 128)
 TABLE7_LENGTH = 8
 # Fill of output buffers before a decryption, so that "left untouched" can be told from "overwritten".
 OUTPUT_FILL = 0xA5
+# The incremental API's context (crypto/chachapoly/ref/chacha20poly1305.c): where the message length
+# (the key-stream position) is, and the longest message RFC 8439 allows (2^32 - 1 blocks after block 0).
+CP_CTX_MLEN = 118
+CP_MAX_MESSAGE = 274877906880
 # A C int -1 as a board reports it (unsigned, 16 bits on AVR, 32 elsewhere).
 MINUS_ONE = (-1, 0xFFFF, 0xFFFFFFFF)
 
@@ -394,6 +399,16 @@ class AeadDriver(KindDriver):
             enc = enc_args(pt, ad, odd, nsec=Buf(b""), npub=Buf(nonce, misalign=odd))
             ct = fw.call("aead_encrypt", enc).outputs[0]
             cases += [CtCase("aead_encrypt", enc), *dec_cases("aead_decrypt", ct, ad, odd, nsec=Buf(b""))]
+        # with max_message_bytes (the longest message the AEAD allows), the refusals on public lengths: a
+        # message one byte longer, a ciphertext shorter than its tag (both refused before a byte is read)
+        if "max_message_bytes" in fw.params:
+            short = rng.randbytes(tag_bytes - 1)
+            cases.append(CtCase("aead_decrypt", {"m": Buf(size=0, out=True), "mlen": Buf(size=8, out=True),
+                                                 "nsec": Buf(b""), "c": Buf(short), "clen": Int(len(short), 8),
+                                                 "ad": Buf(ads[0]), "adlen": Int(len(ads[0]), 8),
+                                                 "npub": Buf(nonce), "k": Buf(key)}))
+            cases.append(CtCase("aead_encrypt", {**enc_args(pts[0], ads[0], nsec=Buf(b""), npub=Buf(nonce)),
+                                                 "mlen": Int(fw.params["max_message_bytes"] + 1, 8)}))
         if fw.has("permute"):
             p = fw.params
             cases.append(CtCase("permute", {"state": Buf(rng.randbytes(p["state_bytes"]), out=True),
@@ -419,13 +434,15 @@ class AeadDriver(KindDriver):
         decrypt_final with the right tag and with one wrong in byte ``wrong``. The contexts' length bytes
         are public (``ctx_public``, the values after 21 + 70 bytes)."""
         ctx_bytes, tag_bytes = fw.params["ctx_bytes"], self._sizes(fw)[2]
+        # the length bytes are public at every stage (their values here: after init, after the AD)
+        lengths = {"ctx": tuple((start, start + len(bytes.fromhex(v))) for start, v in fw.params["ctx_public"])}
         ad = pub.randbytes(21)
         m1, m2 = rng.randbytes(70), rng.randbytes(80)
         init = {"ctx": Buf(size=ctx_bytes, out=True), "k": Buf(key), "npub": Buf(nonce)}
         fresh = fw.call("aead_init", init).outputs[0]
         aad = {"ctx": Buf(fresh, out=True), "ad": Buf(ad), "adlen": len(ad)}
         after_ad = fw.call("aead_aad", aad).outputs[0]
-        cases = [CtCase("aead_init", init), CtCase("aead_aad", aad)]
+        cases = [CtCase("aead_init", init), CtCase("aead_aad", aad, lengths)]
         for op, src, dst in (("aead_encrypt_update", "m", "c"), ("aead_decrypt_update", "c", "m")):
             first = {"ctx": Buf(after_ad, out=True), dst: Buf(size=len(m1), out=True), src: Buf(m1),
                      f"{src}len": len(m1)}
@@ -434,7 +451,7 @@ class AeadDriver(KindDriver):
             if bytes(mid) != fw.call(op, first).outputs[0]:
                 raise Mismatch(f"ctx_public {fw.params['ctx_public']} disagrees with the context after 21 + 70 "
                                "bytes")
-            cases += [CtCase(op, first),
+            cases += [CtCase(op, first, lengths),
                       CtCase(op, {"ctx": Buf(bytes(mid), out=True), dst: Buf(size=len(m2), out=True),
                                   src: Buf(m2), f"{src}len": len(m2)}, public)]
             if op == "aead_encrypt_update":
@@ -445,6 +462,18 @@ class AeadDriver(KindDriver):
                 bad = right[:wrong] + bytes([right[wrong] ^ flip]) + right[wrong + 1:]
                 cases += [CtCase("aead_decrypt_final", {"ctx": Buf(bytes(mid), out=True), "tag": Buf(t)}, public)
                           for t in (right, bad)]
+            # the refusals, on public lengths: an update past RFC 8439's 2^38 - 64 message bytes (a context
+            # 10 bytes short of it), AD after the message has begun
+            # 5 bytes from a fresh context (no AD: nothing to pad); 5 and 0 bytes from the middle of the
+            # key-stream block the previous update stopped in
+            cases += [CtCase(op, {"ctx": Buf(c, out=True), dst: Buf(size=n, out=True), src: Buf(m2[:n]),
+                                  f"{src}len": n}, p)
+                      for c, n, p in ((fresh, 5, lengths), (bytes(mid), 5, public), (bytes(mid), 0, public))]
+            full = bytearray(mid)
+            full[CP_CTX_MLEN:CP_CTX_MLEN + 8] = (CP_MAX_MESSAGE - 10).to_bytes(8, "little")
+            cases.append(CtCase(op, {"ctx": Buf(bytes(full), out=True), dst: Buf(size=len(m2), out=True),
+                                     src: Buf(m2), f"{src}len": len(m2)}, public))
+        cases.append(CtCase("aead_aad", {"ctx": Buf(bytes(mid), out=True), "ad": Buf(ad), "adlen": len(ad)}, public))
         return cases
 
     def _tag_of_ciphertext(self, fw: Firmware, key: bytes, nonce: bytes, ad: bytes, ct: bytes) -> bytes:

@@ -263,8 +263,9 @@ static void ctx_tag(uint8_t *ctx, uint8_t tag[16])
 {
     uint8_t *poly = ctx + CP_CTX_POLY;
     pad16(poly);                       /* the AD's (when no message byte came) or the message's */
-    MCU_FN(poly1305, mac_update)(poly, ctx + CP_CTX_ADLEN, 16);   /* adlen, mlen: 64-bit little-endian */
-    MCU_FN(poly1305, mac_final)(poly, tag);
+    /* then adlen, mlen (64-bit little-endian, adjacent in the context): one whole block */
+    MCU_FN(poly1305, blocks)(poly + POLY1305_CTX_H, poly + POLY1305_CTX_R, ctx + CP_CTX_ADLEN, 1, 1);
+    MCU_FN(poly1305, finish)(tag, poly + POLY1305_CTX_H, poly + POLY1305_CTX_S);
     mcu_wipe(ctx, CP_CTX_BYTES);
 }
 
