@@ -1255,15 +1255,18 @@ def _kind_notes(prim: Primitive, impls: list[Implementation], ids: list[str], ki
         notes = ONE_TIME_KEY_MAC_NOTES
     if kind == "aead":
         stateful = any("state_bytes" in im.params(i) for im in impls for i in ids if i in im.ids)
+        has_ctx = any("ctx_bytes" in im.params(i) for im in impls for i in ids if i in im.ids)
         if not stateful:
             notes = [("Key lifetime", "no key schedule and no state: each call reads the key; wipe your key with "
-                      "`mcu_<id>_wipe_key` when done.") if k == "Key/state lifetime" else (k, v) for k, v in notes]
+                      "`mcu_<id>_wipe_key` when done" + (" (the incremental context holds a copy of it: see below)."
+                                                         if has_ctx else ".")) if k == "Key/state lifetime"
+                     else (k, v) for k, v in notes]
         notes.insert(1, ("nsec", "unused (the NIST LWC API's secret message number, which these AEADs do not "
                          "have): pass NULL."))
         if prim.name in NONCE_RULES:
             notes.insert(0, ("Nonce", NONCE_RULES[prim.name]))
-        if any("ctx_bytes" in im.params(i) for im in impls for i in ids if i in im.ids):
-            notes.append(("Incremental API", "where listed: `aead_init`, any number of `aead_aad`s, any number of "
+        if has_ctx:
+            notes.append(("Incremental API", "`aead_init`, any number of `aead_aad`s, any number of "
                           "`aead_encrypt_update`s (or `aead_decrypt_update`s), then `aead_encrypt_final` (or "
                           "`aead_decrypt_final`), which wipes the context; wipe an abandoned one with "
                           "`mcu_<id>_wipe_ctx`. Streaming decryption writes plaintext before the tag is "

@@ -407,8 +407,18 @@ class AeadDriver(KindDriver):
                                                  "nsec": Buf(b""), "c": Buf(short), "clen": Int(len(short), 8),
                                                  "ad": Buf(ads[0]), "adlen": Int(len(ads[0]), 8),
                                                  "npub": Buf(nonce), "k": Buf(key)}))
-            cases.append(CtCase("aead_encrypt", {**enc_args(pts[0], ads[0], nsec=Buf(b""), npub=Buf(nonce)),
-                                                 "mlen": Int(fw.params["max_message_bytes"] + 1, 8)}))
+            too_long = fw.params["max_message_bytes"] + 1
+            enc = enc_args(pts[0], ads[0], nsec=Buf(b""), npub=Buf(nonce))
+            cases += [CtCase("aead_encrypt", {**enc, "mlen": Int(too_long, 8)}),
+                      CtCase("aead_encrypt", {**enc, "adlen": Int(1 << 32, 8)}),   # beyond any size_t here
+                      CtCase("aead_decrypt", {"m": Buf(size=0, out=True), "mlen": Buf(size=8, out=True),
+                                              "nsec": Buf(b""), "c": Buf(short), "clen": Int(too_long + tag_bytes, 8),
+                                              "ad": Buf(ads[0]), "adlen": Int(len(ads[0]), 8),
+                                              "npub": Buf(nonce), "k": Buf(key)}),
+                      CtCase("aead_decrypt", {"m": Buf(size=0, out=True), "mlen": Buf(size=8, out=True),
+                                              "nsec": Buf(b""), "c": Buf(short + short), "clen": Int(2 * len(short), 8),
+                                              "ad": Buf(ads[0]), "adlen": Int(1 << 32, 8),
+                                              "npub": Buf(nonce), "k": Buf(key)})]
         if fw.has("permute"):
             p = fw.params
             cases.append(CtCase("permute", {"state": Buf(rng.randbytes(p["state_bytes"]), out=True),
