@@ -190,8 +190,8 @@ def test_aead_incremental(impl: str, target: str) -> None:
         sizes = ([len(c) for c in ad_chunks], [len(c) for c in pt_chunks])
         ok, got, ctx, rets = d.incremental(fw, key, nonce, ad_chunks, pt_chunks)
         assert got == exp and not any(rets) and not any(ctx), sizes
-        ok, got, ctx, rets = d.incremental(fw, key, nonce, ad_chunks, split(exp[:-16], [len(c) for c in pt_chunks][:-1]),
-                                           exp[-16:])
+        ct_chunks = split(exp[:-16], [len(c) for c in pt_chunks][:-1])
+        ok, got, ctx, rets = d.incremental(fw, key, nonce, ad_chunks, ct_chunks, exp[-16:])
         assert ok and got == m and not any(rets) and not any(ctx), sizes
     for bad_ad, bad_tag in ((ad, aead.AeadDriver.flip_bit(tag, 0)), (ad, aead.AeadDriver.flip_bit(tag, 127)),
                             (ad[:-1], tag), (ad + b"\x00", tag)):

@@ -25,10 +25,12 @@ default 40), bench_message_lengths (benchmarked besides 0..128) and bench_ad_cas
 pairs, op encrypt-<m>B+<a>AD); with permute: state_bytes and permutation_steps
 (the step counts benchmarked, e.g. [640, 1024]) and permutation_step_multiple (valid step counts are its
 multiples); optional max_message_bytes (the longest message accepted: the constant-time cases then
-also run the refusals of a longer message and of a ciphertext shorter than its tag); with aead_init: ctx_bytes and ctx_public (as in the mac kind: the context's public bytes,
-[start, hex] pairs, for a context after 21 bytes of AD and 70 of message). Optional board_kat_full_bytes: on a board, the test suite's vector check runs every vector
-whose message is at most this long and every 8th of the longer ones (the host, and the bench's KAT
-verdict, run them all). Vector fields: NIST LWC KAT Count, Key, Nonce, PT, AD, CT (CT = ciphertext || tag).
+also run the refusals of a longer message and of a ciphertext shorter than its tag); with aead_init:
+ctx_bytes and ctx_public (as in the mac kind: the context's public bytes, [start, hex] pairs, for a
+context after 21 bytes of AD and 70 of message). Optional board_kat_full_bytes: on a board, the test
+suite's vector check runs every vector whose message is at most this long and every 8th of the longer
+ones (the host, and the bench's KAT verdict, run them all). Vector fields: NIST LWC KAT Count, Key,
+Nonce, PT, AD, CT (CT = ciphertext || tag).
 The model module provides encrypt(id, key, nonce, ad, pt) -> ct||tag and decrypt(id, key, nonce, ad, ct)
 -> pt or None; with the optional ops also permute(id, state, key, steps), init_state(id, key, nonce),
 encrypt_from_state(id, state, key, ad, pt) and decrypt_from_state(id, state, key, ad, ct).
@@ -254,7 +256,8 @@ class AeadDriver(KindDriver):
         leaves the context all zeros; AD after message bytes is refused."""
         tag_bytes = self._sizes(fw)[2]
         ad_chunks, pt_chunks = self.random_chunks(rng, ad), self.random_chunks(rng, pt)
-        where += f" (incremental: AD chunks {[len(c) for c in ad_chunks]}, message chunks {[len(c) for c in pt_chunks]})"
+        where += (f" (incremental: AD chunks {[len(c) for c in ad_chunks]}, "
+                  f"message chunks {[len(c) for c in pt_chunks]})")
         _, got, ctx, rets = self.incremental(fw, key, nonce, ad_chunks, pt_chunks)
         if got != ct or any(rets) or any(ctx):
             raise Mismatch(f"{where}: encrypt gave {got.hex()} (returns {rets}, context left {ctx.hex()}), "
