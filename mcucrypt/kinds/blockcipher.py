@@ -338,6 +338,11 @@ class BlockCipherDriver(KindDriver):
                 carry_iv = iv[:8] + bytes([0xFF] * 6) + b"\xff\xfd"
                 cases.append(CtCase(op, {"out": Buf(size=batch, out=True), "in": Buf(rng.randbytes(batch)),
                                          "len": batch, "rk": Buf(rk), "iv": Buf(carry_iv)}))
+            if fw.impl.functions[op].ret != "void":
+                # the refusal of a length that would wrap the counter (the last block allowed, plus one)
+                top = iv[:-4] + b"\xff\xff\xff\xff" if op == "ctr" else b"\xff" * block_bytes
+                cases.append(CtCase(op, {"out": Buf(size=17, out=True), "in": Buf(rng.randbytes(17)), "len": 17,
+                                         "rk": Buf(rk), "iv": Buf(top)}))
         return cases
 
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:

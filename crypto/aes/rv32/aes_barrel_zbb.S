@@ -38,6 +38,7 @@ MCU_FN(aes128, ctr):
     beqz    a2, .Laes128_barrel_empty
     addi    t5, a2, -1              /* the last block's offset from the counter: (len - 1) / 16 */
     srli    t5, t5, 4
+    beqz    t5, .Laes128_barrel_checked      /* one block cannot wrap (encrypt passes its secret block as iv) */
     lbu     t0, 12(a4)              /* the counter: iv[12..15], big-endian, any alignment */
     lbu     t1, 13(a4)
     lbu     t2, 14(a4)
@@ -50,6 +51,7 @@ MCU_FN(aes128, ctr):
     or      t0, t0, t2
     not     t6, t0                  /* the blocks left after it: 2^32 - 1 - counter */
     bltu    t6, t5, .Laes128_barrel_wraps        /* the low counter word would wrap: refuse, nothing written */
+.Laes128_barrel_checked:
     addi sp, sp, -432
     sw ra, 256(sp)
     sw s0, 260(sp)

@@ -2516,6 +2516,7 @@ MCU_FN(aes128, ctr):
     beqz    a2, .Laes128_bs_ctr_empty
     addi    t5, a2, -1              /* the last block's offset from the counter: (len - 1) / 16 */
     srli    t5, t5, 4
+    beqz    t5, .Laes128_bs_ctr_checked      /* one block cannot wrap (encrypt passes its secret block as iv) */
     lbu     t0, 12(a4)              /* the counter: iv[12..15], big-endian, any alignment */
     lbu     t1, 13(a4)
     lbu     t2, 14(a4)
@@ -2528,6 +2529,7 @@ MCU_FN(aes128, ctr):
     or      t0, t0, t2
     not     t6, t0                  /* the blocks left after it: 2^32 - 1 - counter */
     bltu    t6, t5, .Laes128_bs_ctr_wraps        /* the low counter word would wrap: refuse, nothing written */
+.Laes128_bs_ctr_checked:
     addi sp, sp, -560
     sw ra, 384(sp)
     sw s0, 388(sp)
