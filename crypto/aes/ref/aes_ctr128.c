@@ -12,10 +12,11 @@
  * which no real message reaches: the check is there so the key stream never repeats).
  *
  * Two ways, chosen by the build (META.yml `defines`):
- * - MCU_AES_CTR128_OVER_CTR (the implementations with a multi-block `ctr`): the message in runs that stay
- *   below a wrap of the counter's low 32-bit word, each through the implementation's 32-bit `ctr` (so the
- *   bitsliced and T-table batches run at full speed), the upper 96 bits carried in C between runs. A run
- *   ends on a block boundary, so the next run starts on a fresh counter block.
+ * - MCU_AES_CTR128_OVER_CTR (the implementations with a multi-block `ctr`): when no block carries out of
+ *   the low 32-bit word (the common case), one call of the implementation's `ctr` on
+ *   the caller's iv; otherwise the message in runs that stay below a wrap of the low word, each through
+ *   `ctr` (so the bitsliced and T-table batches run at full speed), the upper 96 bits carried in C
+ *   between runs. A run ends on a block boundary, so the next run starts on a fresh counter block.
  * - otherwise: one block at a time through `encrypt`, the key-stream block on the stack, wiped at the end.
  *
  * Constant time: every branch and loop bound depends on len and the counter block (public); the key and
@@ -54,11 +55,17 @@ int MCU_FN(aes128, ctr128)(uint8_t *out, const uint8_t *in, size_t len, const vo
 {
     if (len == 0)
         return 0;
+    size_t last = (len - 1) / CTR128_BLOCK;     /* the last block's offset from the first counter */
+#ifdef MCU_AES_CTR128_OVER_CTR
+    /* the common case: no carry out of the low word, one call of the 32-bit ctr on the caller's iv */
+    uint32_t low0 = ((uint32_t)iv[12] << 24) | ((uint32_t)iv[13] << 16) | ((uint32_t)iv[14] << 8) | iv[15];
+    if (last <= (size_t)(0xFFFFFFFFu - low0))
+        return MCU_FN(aes128, ctr)(out, in, len, rk, iv);
+#endif
     uint8_t cb[CTR128_BLOCK];
     for (int i = 0; i < CTR128_BLOCK; i++)
         cb[i] = iv[i];
     /* the last block's counter, counter + (blocks - 1), must not pass 2^128 - 1 */
-    size_t last = (len - 1) / CTR128_BLOCK;
     if (ctr128_add(cb, last))
         return -1;
     for (int i = 0; i < CTR128_BLOCK; i++)
