@@ -96,7 +96,8 @@ int MCU_FN(aes128, ctr128)(uint8_t *out, const uint8_t *in, size_t len, const vo
         out += n;
         in += n;
         len -= n;
-        ctr128_add(cb, 1);
+        for (int i = CTR128_BLOCK - 1; i >= 0 && ++cb[i] == 0; i--)   /* + 1: stops at the first byte that */
+            ;                                                          /* does not carry (cb is public) */
     }
     mcu_wipe(ks, sizeof ks);
     return 0;
