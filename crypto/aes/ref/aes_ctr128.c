@@ -30,12 +30,20 @@
 
 #define CTR128_BLOCK 16
 
-int MCU_FN(aes128, ctr128)(uint8_t *out, const uint8_t *in, size_t len, const void *rk, const uint8_t *iv);
+/* The round keys' type in the implementation's prototypes (META.yml): 4-byte aligned words for cm3-table
+ * and the barrel implementations (`defines: [MCU_AES_RK_WORDS]`), bytes for the others. */
+#ifdef MCU_AES_RK_WORDS
+typedef uint32_t aes_rk_t;
+#else
+typedef uint8_t aes_rk_t;
+#endif
+
+int MCU_FN(aes128, ctr128)(uint8_t *out, const uint8_t *in, size_t len, const aes_rk_t *rk, const uint8_t *iv);
 
 #ifdef MCU_AES_CTR128_OVER_CTR
-int MCU_FN(aes128, ctr)(uint8_t *out, const uint8_t *in, size_t len, const void *rk, const uint8_t *iv);
+int MCU_FN(aes128, ctr)(uint8_t *out, const uint8_t *in, size_t len, const aes_rk_t *rk, const uint8_t *iv);
 #else
-void MCU_FN(aes128, encrypt)(uint8_t *out, const uint8_t *in, const void *rk);
+void MCU_FN(aes128, encrypt)(uint8_t *out, const uint8_t *in, const aes_rk_t *rk);
 #endif
 
 /* cb += n as a 128-bit big-endian integer; returns the carry out of the top byte (1: it wrapped). */
@@ -51,7 +59,7 @@ static unsigned ctr128_add(uint8_t cb[CTR128_BLOCK], size_t n)
     return carry;
 }
 
-int MCU_FN(aes128, ctr128)(uint8_t *out, const uint8_t *in, size_t len, const void *rk, const uint8_t *iv)
+int MCU_FN(aes128, ctr128)(uint8_t *out, const uint8_t *in, size_t len, const aes_rk_t *rk, const uint8_t *iv)
 {
     if (len == 0)
         return 0;
