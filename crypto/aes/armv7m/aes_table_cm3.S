@@ -6,8 +6,10 @@
  *   void mcu_aes128_cm3_table_keyschedule_dec(uint32_t *rk, const uint8_t *key);
  *   void mcu_aes128_cm3_table_encrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
  *   void mcu_aes128_cm3_table_decrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
- *   void mcu_aes128_cm3_table_ctr(uint8_t *out, const uint8_t *in, size_t len, const uint32_t *rk,
- *                                 const uint8_t *iv);
+ *   int mcu_aes128_cm3_table_ctr(uint8_t *out, const uint8_t *in, size_t len, const uint32_t *rk,
+ *                                const uint8_t *iv);
+ *     ctr returns 0, or -1 with nothing written when its blocks would wrap the counter word: (len - 1) / 16 above
+ * 2^32 - 1 - counter (the full 128-bit increment is ctr128, crypto/aes/ref/aes_ctr128.c).
  *
  * rk: 11 round keys (44 little-endian words, the FIPS-197 bytes in order), 4-byte aligned; keyschedule_dec
  * writes the equivalent inverse cipher's keys (reverse order, InvMixColumns on keys 1..9). Blocks, keys and
@@ -1477,6 +1479,19 @@ MCU_FN(aes128, decrypt):
     .type MCU_FN(aes128, ctr), %function
 MCU_FN(aes128, ctr):
     push    {r4-r11, lr}
+    ldr     r4, [sp, #36]               // iv (fifth argument)
+    ldr     r4, [r4, #12]               // the counter word: iv[12..15] big-endian, any alignment
+    rev     r4, r4
+    mvn     r4, r4                      // the blocks left after it: 2^32 - 1 - counter
+    subs    r5, r2, #1                  // the last block's offset: (len - 1) / 16, 0 for len 0
+    lsr     r5, r5, #4
+    it      cc
+    movcc   r5, #0
+    cmp     r4, r5
+    bhs     1f
+    mov     r0, #-1                     // the low counter word would wrap: refuse, nothing written
+    pop     {r4-r11, pc}
+1:
     sub     sp, sp, #220
     ldr     r4, [sp, #256]       // iv (fifth argument)
     str     r3, [sp, #168]
@@ -2512,6 +2527,7 @@ MCU_FN(aes128, ctr):
     bne     4b
 .Lexit:
     add     sp, sp, #220
+    movs    r0, #0
     pop     {r4-r11, pc}
 .Lwrap0:
     bl      aes128_cm3_ctr_batch

@@ -403,8 +403,13 @@ def block_code(k: int) -> list[str]:
     return c
 
 
+# ctr's entry (after the push): refuse (-1, nothing written) a length whose blocks would wrap the low
+# 32-bit counter word, (len - 1) / 16 > 2^32 - 1 - counter.
+CTR32_WRAP_CHECK = ['ldr     r4, [sp, #36]               // iv (fifth argument)', 'ldr     r4, [r4, #12]               // the counter word: iv[12..15] big-endian, any alignment', 'rev     r4, r4', 'mvn     r4, r4                      // the blocks left after it: 2^32 - 1 - counter', "subs    r5, r2, #1                  // the last block's offset: (len - 1) / 16, 0 for len 0", 'lsr     r5, r5, #4', 'it      cc', 'movcc   r5, #0', 'cmp     r4, r5', 'bhs     1f', 'mov     r0, #-1                     // the low counter word would wrap: refuse, nothing written', 'pop     {r4-r11, pc}', '1:']
+
+
 def ctr_fn() -> list[str]:
-    c = ["push    {r4-r11, lr}", f"sub     sp, sp, #{FRAME}",
+    c = ["push    {r4-r11, lr}"] + CTR32_WRAP_CHECK + [f"sub     sp, sp, #{FRAME}",
          f"ldr     r4, [sp, #{FRAME + 36}]       // iv (fifth argument)",
          f"str     r3, [sp, #{F_RKP}]", "bic     r5, r2, #15", "add     r5, r1, r5",
          "and     r6, r2, #15", "sub     r0, r0, r1", f"str     r0, [sp, #{F_DELTA}]", f"str     r1, [sp, #{F_PIN}]",
@@ -441,7 +446,7 @@ def ctr_fn() -> list[str]:
           ".Ldone:", f"ldr     r0, [sp, #{F_TAILN}]", "cbz     r0, .Lexit",
           f"ldr     r3, [sp, #{F_TAILOUT}]", f"add     r4, sp, #{F_BUF}",
           "4:", "subs    r0, r0, #1", "ldrb    r5, [r4, r0]", "strb    r5, [r3, r0]", "bne     4b",
-          ".Lexit:", f"add     sp, sp, #{FRAME}", "pop     {r4-r11, pc}",
+          ".Lexit:", f"add     sp, sp, #{FRAME}", "movs    r0, #0", "pop     {r4-r11, pc}",
           ".Lwrap0:", "bl      aes128_cm3_ctr_batch", f"ldr     {RN}, [sp, #{F_N}]", f"ldr     {RKB}, [sp, #{F_KB}]",
           f"lsls    r3, {RN}, #24", "b       .Lafter_wrap0",
           ".Lwrap1:", "bl      aes128_cm3_ctr_batch", f"ldr     {RN}, [sp, #{F_N}]", f"ldr     {RKB}, [sp, #{F_KB}]",
@@ -457,8 +462,10 @@ HEADER = """// SPDX-License-Identifier: MIT
  *   void mcu_aes128_cm3_table_keyschedule_dec(uint32_t *rk, const uint8_t *key);
  *   void mcu_aes128_cm3_table_encrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
  *   void mcu_aes128_cm3_table_decrypt(uint8_t *out, const uint8_t *in, const uint32_t *rk);
- *   void mcu_aes128_cm3_table_ctr(uint8_t *out, const uint8_t *in, size_t len, const uint32_t *rk,
- *                                 const uint8_t *iv);
+ *   int mcu_aes128_cm3_table_ctr(uint8_t *out, const uint8_t *in, size_t len, const uint32_t *rk,
+ *                                const uint8_t *iv);
+ *     ctr returns 0, or -1 with nothing written when its blocks would wrap the counter word: (len - 1) / 16 above
+ * 2^32 - 1 - counter (the full 128-bit increment is ctr128, crypto/aes/ref/aes_ctr128.c).
  *
  * rk: 11 round keys (44 little-endian words, the FIPS-197 bytes in order), 4-byte aligned; keyschedule_dec
  * writes the equivalent inverse cipher's keys (reverse order, InvMixColumns on keys 1..9). Blocks, keys and
