@@ -24,7 +24,7 @@ import random
 import sys
 from pathlib import Path
 
-from gen_aes_bitsliced import (NETWORK, SBOX_NOT, POOL, Prog, allocate, aes_encrypt_model, check_circuit,
+from gen_aes_bitsliced import (NETWORK, SBOX_NOT, POOL, Prog, allocate, aes_encrypt_model, check_circuit, ctr_wrap_check,
                                expand_key, ind, li, sbox)
 from rv32sched import schedule, stalls
 
@@ -521,23 +521,7 @@ def assemble(sbody: list[str], body: list[str], frame: int, nslots: int, lost: i
     .type   MCU_FN(aes128, ctr), @function
     .p2align 2
 MCU_FN(aes128, ctr):
-    beqz    a2, .Laes128_barrel_empty
-    addi    t5, a2, -1              /* the last block's offset from the counter: (len - 1) / 16 */
-    srli    t5, t5, 4
-    beqz    t5, .Laes128_barrel_checked      /* one block cannot wrap (encrypt passes its secret block as iv) */
-    lbu     t0, 12(a4)              /* the counter: iv[12..15], big-endian, any alignment */
-    lbu     t1, 13(a4)
-    lbu     t2, 14(a4)
-    lbu     t3, 15(a4)
-    slli    t0, t0, 24
-    slli    t1, t1, 16
-    slli    t2, t2, 8
-    or      t0, t0, t1
-    or      t2, t2, t3
-    or      t0, t0, t2
-    not     t6, t0                  /* the blocks left after it: 2^32 - 1 - counter */
-    bltu    t6, t5, .Laes128_barrel_wraps        /* the low counter word would wrap: refuse, nothing written */
-.Laes128_barrel_checked:"""]
+{ctr_wrap_check('aes128_barrel')}"""]
     L += ind([f"addi sp, sp, -{frame}"] + [f"sw {r}, {SAVE + 4 * k}(sp)" for k, r in enumerate(saves)])
     L += ind([f"sw a0, {OUTP}(sp)", f"sw a1, {INP}(sp)", f"sw a2, {LEN}(sp)"] +
              ([f"sw a3, {L_RKP}(sp)", "addi t0, a3, 1280", f"sw t0, {L_END}(sp)"] if looped else []))

@@ -45,6 +45,31 @@ from rv32sched import schedule, stalls
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
 from generated import write_or_check  # noqa: E402  (crypto/common, beside the generators)
 
+
+def ctr_wrap_check(prefix: str) -> str:
+    """The entry of ctr (the bitsliced and the barrel generators): refuse, before anything is written, a
+    length whose last block would wrap the low 32-bit counter word; len 0 goes to .L<prefix>_empty, a
+    refusal to .L<prefix>_wraps, the rest on at .L<prefix>_checked. One block never wraps, and is not
+    read: encrypt passes its secret block as the counter block."""
+    return f'''    beqz    a2, .L{prefix}_empty
+    addi    t5, a2, -1              /* the last block's offset from the counter: (len - 1) / 16 */
+    srli    t5, t5, 4
+    beqz    t5, .L{prefix}_checked      /* one block cannot wrap (encrypt passes its secret block as iv) */
+    lbu     t0, 12(a4)              /* the counter: iv[12..15], big-endian, any alignment */
+    lbu     t1, 13(a4)
+    lbu     t2, 14(a4)
+    lbu     t3, 15(a4)
+    slli    t0, t0, 24
+    slli    t1, t1, 16
+    slli    t2, t2, 8
+    or      t0, t0, t1
+    or      t2, t2, t3
+    or      t0, t0, t2
+    not     t6, t0                  /* the blocks left after it: 2^32 - 1 - counter */
+    bltu    t6, t5, .L{prefix}_wraps        /* the low counter word would wrap: refuse, nothing written */
+.L{prefix}_checked:'''
+
+
 HERE = Path(__file__).resolve().parent
 M32 = 0xFFFFFFFF
 
@@ -859,23 +884,7 @@ MCU_FN(aes128, encrypt):""")
     .type   MCU_FN(aes128, ctr), @function
     .p2align 2
 MCU_FN(aes128, ctr):
-    beqz    a2, .Laes128_bs_ctr_empty
-    addi    t5, a2, -1              /* the last block's offset from the counter: (len - 1) / 16 */
-    srli    t5, t5, 4
-    beqz    t5, .Laes128_bs_ctr_checked      /* one block cannot wrap (encrypt passes its secret block as iv) */
-    lbu     t0, 12(a4)              /* the counter: iv[12..15], big-endian, any alignment */
-    lbu     t1, 13(a4)
-    lbu     t2, 14(a4)
-    lbu     t3, 15(a4)
-    slli    t0, t0, 24
-    slli    t1, t1, 16
-    slli    t2, t2, 8
-    or      t0, t0, t1
-    or      t2, t2, t3
-    or      t0, t0, t2
-    not     t6, t0                  /* the blocks left after it: 2^32 - 1 - counter */
-    bltu    t6, t5, .Laes128_bs_ctr_wraps        /* the low counter word would wrap: refuse, nothing written */
-.Laes128_bs_ctr_checked:""")
+{ctr_wrap_check('aes128_bs_ctr')}""")
     L += ind(save_regs())
     L += ind([f"sw a0, {OUTP}(sp)", f"sw a1, {INP}(sp)", f"sw a2, {LEN}(sp)", "jal t6, .Laes128_bs_expand"])
     L.append("    /* the IV columns of both blocks, packed once, with round key 0 */")
