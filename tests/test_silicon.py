@@ -16,6 +16,7 @@ hand-written assembly implementation per target, two official vectors each, thre
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -208,4 +209,5 @@ def test_compare_reads_ingested_records_against_bench(images, tmp_path: Path) ->
     bench.write_results(bench.run_job(bench.Job("aes128", "ref", "avr")), tmp_path / "bench.json")
     proc = mcucrypt("compare", str(tmp_path / "bench.json"), str(tmp_path / "si.json"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "2 rows compared" in proc.stdout and "0 regressions" in proc.stdout, proc.stdout
+    rows = re.search(r"(\d+) rows compared", proc.stdout)       # the ops both files have
+    assert rows and int(rows.group(1)) >= 2 and "0 regressions" in proc.stdout, proc.stdout

@@ -32,7 +32,10 @@
 
 /* The round keys' type in the implementation's prototypes (META.yml): 4-byte aligned words for cm3-table
  * and the barrel implementations (`defines: [MCU_AES_RK_WORDS]`), bytes for the others. */
-#ifdef MCU_AES_RK_WORDS
+#if !defined(MCU_AES_CTR128_OVER_CTR) || !defined(MCU_AES_RK_WORDS)
+#error "aes_ctr128.c: MCU_AES_CTR128_OVER_CTR and MCU_AES_RK_WORDS (0 or 1 each) come from the implementation's META.yml defines"
+#endif
+#if MCU_AES_RK_WORDS
 typedef uint32_t aes_rk_t;
 #else
 typedef uint8_t aes_rk_t;
@@ -40,7 +43,7 @@ typedef uint8_t aes_rk_t;
 
 int MCU_FN(aes128, ctr128)(uint8_t *out, const uint8_t *in, size_t len, const aes_rk_t *rk, const uint8_t *iv);
 
-#ifdef MCU_AES_CTR128_OVER_CTR
+#if MCU_AES_CTR128_OVER_CTR
 int MCU_FN(aes128, ctr)(uint8_t *out, const uint8_t *in, size_t len, const aes_rk_t *rk, const uint8_t *iv);
 #else
 void MCU_FN(aes128, encrypt)(uint8_t *out, const uint8_t *in, const aes_rk_t *rk);
@@ -64,7 +67,7 @@ int MCU_FN(aes128, ctr128)(uint8_t *out, const uint8_t *in, size_t len, const ae
     if (len == 0)
         return 0;
     size_t last = (len - 1) / CTR128_BLOCK;     /* the last block's offset from the first counter */
-#ifdef MCU_AES_CTR128_OVER_CTR
+#if MCU_AES_CTR128_OVER_CTR
     /* the common case: no carry out of the low word, one call of the 32-bit ctr on the caller's iv */
     uint32_t low0 = ((uint32_t)iv[12] << 24) | ((uint32_t)iv[13] << 16) | ((uint32_t)iv[14] << 8) | iv[15];
     if (last <= (size_t)(0xFFFFFFFFu - low0))
@@ -78,7 +81,7 @@ int MCU_FN(aes128, ctr128)(uint8_t *out, const uint8_t *in, size_t len, const ae
         return -1;
     for (int i = 0; i < CTR128_BLOCK; i++)
         cb[i] = iv[i];
-#ifdef MCU_AES_CTR128_OVER_CTR
+#if MCU_AES_CTR128_OVER_CTR
     for (;;) {
         /* blocks before the low word wraps: 2^32 - low (0 here stands for 2^32, beyond any run) */
         uint32_t low = ((uint32_t)cb[12] << 24) | ((uint32_t)cb[13] << 16) | ((uint32_t)cb[14] << 8) | cb[15];
