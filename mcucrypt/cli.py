@@ -517,18 +517,19 @@ def print_bench_table(records: list[bench_mod.BenchRecord]) -> None:
     table = Table(title="mcucrypt bench (cycles on the virtual boards)")
     for col, just in (("prim", "left"), ("impl", "left"), ("target", "left"), ("op", "left"),
                       ("bytes", "right"), ("cycles", "right"), ("c/B", "right"), ("code B", "right"),
-                      ("stack B", "right"), ("kat", "left"), ("ct", "left")):
+                      ("stack B", "right"), ("static B", "right"), ("kat", "left"), ("ct", "left")):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for r in records:
         if r.error:
-            table.add_row(r.prim, r.impl, r.target, "[red]error", "", "", "", "", "", "fail", "")
+            table.add_row(r.prim, r.impl, r.target, "[red]error", "", "", "", "", "", "", "fail", "")
             continue
         ct_text = r.constant_time + ("" if r.constant_time == "n/a" else f" ({r.constant_time_mode})") + \
             ("" if r.constant_time_claimed or r.constant_time == "n/a" else " (not claimed)")
         table.add_row(r.prim, r.impl, r.target + (f" ({r.core})" if r.core else ""), r.op, str(r.bytes or ""),
                       f"{r.cycles:,}",
                       f"{r.cycles_per_byte:.2f}" if r.cycles_per_byte is not None else "",
-                      f"{r.code_bytes:,}", str(r.stack_bytes), r.kat, ct_text)
+                      f"{r.code_bytes:,}", str(r.stack_bytes),
+                      "" if r.static_ram_bytes is None else f"{r.static_ram_bytes:,}", r.kat, ct_text)
     Console(width=160).print(table)
 
 

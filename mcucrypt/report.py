@@ -271,11 +271,14 @@ def goals_table(records: list[dict]) -> Table | None:
 
 def all_records_table(records: list[dict]) -> Table:
     rows = [[r["prim"], r["impl"], r["target"], r["op"], _fmt(r["bytes"] or None), _fmt(r["cycles"]),
-             _fmt(r["cycles_per_byte"]), _fmt(r["code_bytes"]), _fmt(r["stack_bytes"]), r["kat"],
-             _ct_cell(r["prim"], r)]
+             _fmt(r["cycles_per_byte"]), _fmt(r["code_bytes"]), _fmt(r["stack_bytes"]),
+             _fmt(r.get("static_ram_bytes")), r["kat"], _ct_cell(r["prim"], r)]
             for r in records if not r.get("error")]
     return Table("Every measurement", ["primitive", "implementation", "target", "operation", "bytes", "cycles",
-                                        "cycles/byte", "code bytes", "stack bytes", "vectors", "constant time"], rows)
+                                        "cycles/byte", "code bytes", "stack bytes", "static RAM bytes", "vectors",
+                                        "constant time"], rows,
+                 "Static RAM: the implementation's own .data and .bss in the image, held for the whole "
+                 "program beside the stack (— in results files from before it was recorded).")
 
 
 # ---------------------------------------------------------------------------------------------- plots
