@@ -709,6 +709,9 @@ def cmd_report(opts: argparse.Namespace) -> int:
     if not results.exists():
         raise CliError(f"no results file {results}: run `mcucrypt bench` first")
     read_results(results)               # the file, checked: every error names it
+    if opts.show:                       # one group of tables in the terminal, no files written
+        report.print_tables(results, opts.show)
+        return 0
     out = check_out_dir(opts.out)       # before the work: a file or /proc is an error now
     try:
         md, page = report.write_report(results, out)
@@ -1145,10 +1148,15 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Write report.md, a self-contained report.html and the plots (PNG) from a "
                        "results file: the papers' tables with our figures beside theirs, goals, the cross-target "
                        "table, every measurement and the provenance.",
-                       epilog=_examples("mcucrypt report", "mcucrypt report --results /tmp/avr.json --out /tmp/r"))
+                       epilog=_examples("mcucrypt report", "mcucrypt report --results /tmp/avr.json --out /tmp/r",
+                                        "mcucrypt report --show signatures"))
     s.add_argument("--results", default=str(ROOT / "results" / "bench.json"), metavar="FILE",
                    help="results file (default results/bench.json)")
     s.add_argument("--out", default=str(ROOT / "results"), metavar="DIR", help="output folder (default results/)")
+    s.add_argument("--show", choices=("glance", "signatures", "modes", "goals"),
+                   help="print one group of tables in the terminal instead of writing files: the best "
+                   "constant-time implementation per job and core, the bootloader's signature table, AEAD "
+                   "modes and MACs beside the peers, the goals")
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("compare", help="per-row changes in cycles, code and stack between results",
