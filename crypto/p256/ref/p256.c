@@ -23,7 +23,6 @@
  * Scalars mod n: Montgomery multiplication on three 256-bit products (t = a b, m = (t mod 2^256) n'
  * mod 2^256, (t + m n) / 2^256), the inversion k^(n-2) by Fermat (constant time: the exponent is public). */
 #include <stdint.h>
-#include <string.h>
 
 #include "mcucrypt/declassify.h"
 #include "mcucrypt/ns.h"
@@ -62,6 +61,105 @@ static const uint32_t P256_N_NEG[8] = {0x039cdaafu, 0x0c46353du, 0x58e8617bu, 0x
                                        0x00000000u, 0x00000000u, 0xffffffffu, 0x00000000u};
 static const uint32_t P256_N_R2[8] = {0xbe79eea2u, 0x83244c95u, 0x49bd6fa6u, 0x4699799cu,
                                       0x2b6bec59u, 0x2845b239u, 0xf3d95620u, 0x66e12d94u};
+
+/* byte copies and fills (no libc on the boards) */
+static void copy_bytes(void *dst, const void *src, size_t n)
+{
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    while (n--) {
+        *d++ = *s++;
+    }
+}
+
+static void fill_bytes(void *dst, uint8_t v, size_t n)
+{
+    uint8_t *d = (uint8_t *)dst;
+    while (n--) {
+        *d++ = v;
+    }
+}
+
+/* ---- the field ----------------------------------------------------------------------------------- */
+
+#if !defined(__AVR__)
+/* 32-bit cores and the host: signed 64-bit accumulators over 32-bit words. Additions, subtractions and
+ * arithmetic shifts only: branch-free on the E31, the M3 and x86 (no 64-bit product: UMULL would be
+ * variable time on the M3). */
+
+/* r (the low 256 bits) plus c 2^256, c small and signed, folded twice as c (2^224 - 2^192 - 2^96 + 1) */
+static void fe_fold(fe r, int64_t c)
+{
+    for (uint8_t k = 0; k < 2; k++) {
+        int64_t acc = (int64_t)r[0] + c;
+        r[0] = (uint32_t)acc;
+        acc = (acc >> 32) + r[1];
+        r[1] = (uint32_t)acc;
+        acc = (acc >> 32) + r[2];
+        r[2] = (uint32_t)acc;
+        acc = (acc >> 32) + r[3] - c;
+        r[3] = (uint32_t)acc;
+        acc = (acc >> 32) + r[4];
+        r[4] = (uint32_t)acc;
+        acc = (acc >> 32) + r[5];
+        r[5] = (uint32_t)acc;
+        acc = (acc >> 32) + r[6] - c;
+        r[6] = (uint32_t)acc;
+        acc = (acc >> 32) + r[7] + c;
+        r[7] = (uint32_t)acc;
+        c = acc >> 32;
+    }
+}
+
+/* Solinas (FIPS 186-4 D.2.3): T + 2 S1 + 2 S2 + S3 + S4 - D1 - D2 - D3 - D4, word by word */
+static void fe_reduce(fe r, const uint32_t t[16])
+{
+#define A(k) ((int64_t)t[k])
+    int64_t acc;
+    acc = A(0) + A(8) + A(9) - A(11) - A(12) - A(13) - A(14);
+    r[0] = (uint32_t)acc;
+    acc = (acc >> 32) + A(1) + A(9) + A(10) - A(12) - A(13) - A(14) - A(15);
+    r[1] = (uint32_t)acc;
+    acc = (acc >> 32) + A(2) + A(10) + A(11) - A(13) - A(14) - A(15);
+    r[2] = (uint32_t)acc;
+    acc = (acc >> 32) + A(3) + A(11) + A(11) + A(12) + A(12) + A(13) - A(15) - A(8) - A(9);
+    r[3] = (uint32_t)acc;
+    acc = (acc >> 32) + A(4) + A(12) + A(12) + A(13) + A(13) + A(14) - A(9) - A(10);
+    r[4] = (uint32_t)acc;
+    acc = (acc >> 32) + A(5) + A(13) + A(13) + A(14) + A(14) + A(15) - A(10) - A(11);
+    r[5] = (uint32_t)acc;
+    acc = (acc >> 32) + A(6) + A(14) + A(14) + A(14) + A(15) + A(15) + A(13) - A(8) - A(9);
+    r[6] = (uint32_t)acc;
+    acc = (acc >> 32) + A(7) + A(15) + A(15) + A(15) + A(8) - A(10) - A(11) - A(12) - A(13);
+    r[7] = (uint32_t)acc;
+#undef A
+    fe_fold(r, acc >> 32);
+}
+
+static void fe_add(fe r, const fe a, const fe b)
+{
+    int64_t acc = 0;
+    for (uint8_t i = 0; i < 8; i++) {
+        acc += (int64_t)a[i] + b[i];
+        r[i] = (uint32_t)acc;
+        acc >>= 32;
+    }
+    fe_fold(r, acc);
+}
+
+static void fe_sub(fe r, const fe a, const fe b)
+{
+    int64_t acc = 0;
+    for (uint8_t i = 0; i < 8; i++) {
+        acc += (int64_t)a[i] - b[i];
+        r[i] = (uint32_t)acc;
+        acc >>= 32;
+    }
+    fe_fold(r, acc);
+}
+
+#else
+/* AVR: 16-bit columns in 32-bit accumulators: avr-gcc's 64-bit arithmetic may branch. */
 
 /* ---- 16-bit columns ---------------------------------------------------------------------------- */
 
@@ -102,8 +200,6 @@ static void fe_from_cols(fe r, int32_t col[16])
     }
 }
 
-/* ---- the field ----------------------------------------------------------------------------------- */
-
 /* Solinas' terms per output word i (FIPS 186-4 D.2.3), beside T's word i: the index of a product word
  * 8..15 to add (positive) or subtract (negative); 0 ends the list. */
 static const int8_t SOLINAS[8][9] = {
@@ -135,20 +231,6 @@ static void fe_reduce(fe r, const uint32_t t[16])
     fe_from_cols(r, col);
 }
 
-void MCU_FN(p256, fe_mul)(uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-    uint32_t t[16];
-    MPMUL256(t, a, b);
-    fe_reduce(r, t);
-}
-
-#define fe_mul MCU_FN(p256, fe_mul)
-
-static void fe_sqr(fe r, const fe a)
-{
-    fe_mul(r, a, a);
-}
-
 static void fe_add(fe r, const fe a, const fe b)
 {
     int32_t col[16];
@@ -165,6 +247,22 @@ static void fe_sub(fe r, const fe a, const fe b)
         col[j] = (int32_t)HALF(a, j) - (int32_t)HALF(b, j);
     }
     fe_from_cols(r, col);
+}
+
+#endif
+
+void MCU_FN(p256, fe_mul)(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t t[16];
+    MPMUL256(t, a, b);
+    fe_reduce(r, t);
+}
+
+#define fe_mul MCU_FN(p256, fe_mul)
+
+static void fe_sqr(fe r, const fe a)
+{
+    fe_mul(r, a, a);
 }
 
 /* r = a - m if a >= m else a, for a < 2^256, in constant time; returns 1 if a >= m */
@@ -206,7 +304,7 @@ static void fe_freeze(fe r, const fe a)
 static void fe_pow(fe r, const fe a, const uint32_t e[8])
 {
     fe x;
-    memset(x, 0, sizeof x);
+    fill_bytes(x, 0, sizeof x);
     x[0] = 1;
     for (int16_t i = 255; i >= 0; i--) {
         fe_sqr(x, x);
@@ -214,7 +312,7 @@ static void fe_pow(fe r, const fe a, const uint32_t e[8])
             fe_mul(x, x, a);
         }
     }
-    memcpy(r, x, sizeof x);
+    copy_bytes(r, x, sizeof x);
 }
 
 static const uint32_t P256_P_MINUS_2[8] = {0xfffffffdu, 0xffffffffu, 0xffffffffu, 0x00000000u,
@@ -314,9 +412,9 @@ static void point_add(point *r, const point *p, const point *q)
     fe_mul(z3, t4, z3);
     fe_mul(t1, t3, t0);
     fe_add(z3, z3, t1);
-    memcpy(r->x, x3, sizeof x3);
-    memcpy(r->y, y3, sizeof y3);
-    memcpy(r->z, z3, sizeof z3);
+    copy_bytes(r->x, x3, sizeof x3);
+    copy_bytes(r->y, y3, sizeof y3);
+    copy_bytes(r->z, z3, sizeof z3);
 }
 
 /* r = 2 p, algorithm 6 (8 M + 3 S + 2 m_b + 21 a); r may alias p */
@@ -357,22 +455,22 @@ static void point_double(point *r, const point *p)
     fe_mul(z3, t0, t1);
     fe_add(z3, z3, z3);
     fe_add(z3, z3, z3);
-    memcpy(r->x, x3, sizeof x3);
-    memcpy(r->y, y3, sizeof y3);
-    memcpy(r->z, z3, sizeof z3);
+    copy_bytes(r->x, x3, sizeof x3);
+    copy_bytes(r->y, y3, sizeof y3);
+    copy_bytes(r->z, z3, sizeof z3);
 }
 
 static void point_set_identity(point *r)
 {
-    memset(r, 0, sizeof *r);
+    fill_bytes(r, 0, sizeof *r);
     r->y[0] = 1;
 }
 
 static void point_from_affine(point *r, const uint32_t xy[16])
 {
-    memcpy(r->x, xy, 32);
-    memcpy(r->y, xy + 8, 32);
-    memset(r->z, 0, sizeof r->z);
+    copy_bytes(r->x, xy, 32);
+    copy_bytes(r->y, xy + 8, 32);
+    fill_bytes(r->z, 0, sizeof r->z);
     r->z[0] = 1;
 }
 
@@ -408,7 +506,7 @@ static uint32_t window_at(const uint32_t d[8], uint16_t pos)
 static void table_select(point *r, const point table[WINDOW_ENTRIES], uint32_t w)
 {
     uint32_t *out = (uint32_t *)(void *)r;
-    memset(r, 0, sizeof *r);
+    fill_bytes(r, 0, sizeof *r);
     for (uint8_t i = 0; i < WINDOW_ENTRIES; i++) {
         const uint32_t *e = (const uint32_t *)(const void *)&table[i];
         uint32_t diff = (uint32_t)(i + 1) ^ w;
@@ -508,7 +606,7 @@ static int decode_point(uint32_t xy[16], const uint8_t *pk, size_t pklen)
             fe_sub(y, zero, y);
             fe_freeze(y, y);
         }
-        memcpy(xy + 8, y, 32);
+        copy_bytes(xy + 8, y, 32);
         return 0;
     }
     return -1;
@@ -575,7 +673,7 @@ static void sc_invert(uint32_t r[8], const uint32_t a[8])
 {
     uint32_t am[8], x[8];
     sc_mont(am, a, P256_N_R2);            /* a 2^256 mod n */
-    memcpy(x, P256_N_NEG, sizeof x);      /* 2^256 mod n = 2^256 - n: one in the Montgomery domain */
+    copy_bytes(x, P256_N_NEG, sizeof x);      /* 2^256 mod n = 2^256 - n: one in the Montgomery domain */
     for (int16_t i = 255; i >= 0; i--) {
         sc_mont(x, x, x);
         if ((P256_N_MINUS_2[i >> 5] >> (i & 31)) & 1u) {   /* public exponent bit */
@@ -636,8 +734,8 @@ static void rfc6979_nonce(uint32_t k[8], const uint8_t x[32], const uint32_t e_m
     uint32_t ctx[HMAC_CTX_WORDS];
     uint8_t key[32], v[32], h1[32];
     fe_to_be(h1, e_mod_n);
-    memset(key, 0, sizeof key);
-    memset(v, 1, sizeof v);
+    fill_bytes(key, 0, sizeof key);
+    fill_bytes(v, 1, sizeof v);
     rfc6979_update(ctx, key, v, 0, x, h1);
     rfc6979_update(ctx, key, v, 1, x, h1);
     for (;;) {
@@ -661,8 +759,8 @@ int MCU_FN(p256, keygen)(uint8_t *pk, uint8_t *sk, const uint8_t *seed)
     uint32_t d[8], q[16];
     fe_from_be(d, seed);
     if (!mcu_declassify(sc_in_range(d))) {
-        memset(pk, 0, P256_PK_BYTES);
-        memset(sk, 0, P256_SK_BYTES);
+        fill_bytes(pk, 0, P256_PK_BYTES);
+        fill_bytes(sk, 0, P256_SK_BYTES);
         mcu_wipe(d, sizeof d);
         return -1;
     }
@@ -677,7 +775,7 @@ int MCU_FN(p256, sign)(uint8_t *sig, const uint8_t *msg, size_t msglen, const ui
 {
     uint32_t d[8], e[8], k[8], xy[16], r[8], s[8];
     uint32_t ok;
-    memset(sig, 0, P256_SIG_BYTES);
+    fill_bytes(sig, 0, P256_SIG_BYTES);
     fe_from_be(d, sk);
     if (!mcu_declassify(sc_in_range(d))) {
         mcu_wipe(d, sizeof d);
@@ -764,7 +862,7 @@ int MCU_FN(p256, verify)(const uint8_t *sig, size_t siglen, const uint8_t *msg, 
 int MCU_FN(p256, ecdh)(uint8_t *shared, const uint8_t *sk, const uint8_t *pk, size_t pklen)
 {
     uint32_t d[8], q[16], xy[16];
-    memset(shared, 0, 32);
+    fill_bytes(shared, 0, 32);
     if (decode_point(q, pk, pklen) != 0) {
         return -1;
     }
