@@ -29,6 +29,17 @@
 #include "mcucrypt/wipe.h"
 #include "p256.h"
 
+/* The comb table lives in flash: on AVR it is read with LPM (pgm_read_dword), not copied to the SRAM. */
+#if defined(__AVR__)
+#include <avr/pgmspace.h>
+#define P256_ROM PROGMEM
+#define ROM_WORD(p) pgm_read_dword(p)
+#else
+#define P256_ROM
+#define ROM_WORD(p) (*(p))
+#endif
+#include "p256_comb.h"
+
 void MCU_FN(mpmul256, mul)(uint32_t *r, const uint32_t *a, const uint32_t *b);
 int MCU_FN(sha256, hash)(unsigned char *out, const unsigned char *in, unsigned long long inlen);
 void MCU_FN(hmacsha256, mac_init)(uint8_t *ctx, const uint8_t *key, size_t keylen);
@@ -541,6 +552,92 @@ void MCU_FN(p256, scalarmult)(uint32_t *r, const uint32_t *d, const uint32_t *xy
     mcu_wipe(&t, sizeof t);
 }
 
+/* r = p + (x2, y2 : 1), algorithm 5 (mixed, 11 M + 2 m_b): q affine, so never the identity; r may alias p */
+static void point_add_mixed(point *r, const point *p, const uint32_t q[16])
+{
+    fe t0, t1, t2, t3, t4, x3, y3, z3;
+    const uint32_t *x2 = q, *y2 = q + 8;
+    fe_mul(t0, p->x, x2);
+    fe_mul(t1, p->y, y2);
+    fe_add(t3, x2, y2);
+    fe_add(t4, p->x, p->y);
+    fe_mul(t3, t3, t4);
+    fe_add(t4, t0, t1);
+    fe_sub(t3, t3, t4);
+    fe_mul(t4, y2, p->z);
+    fe_add(t4, t4, p->y);
+    fe_mul(y3, x2, p->z);
+    fe_add(y3, y3, p->x);
+    fe_mul(z3, P256_B, p->z);
+    fe_sub(x3, y3, z3);
+    fe_add(z3, x3, x3);
+    fe_add(x3, x3, z3);
+    fe_sub(z3, t1, x3);
+    fe_add(x3, t1, x3);
+    fe_mul(y3, P256_B, y3);
+    fe_add(t1, p->z, p->z);
+    fe_add(t2, t1, p->z);
+    fe_sub(y3, y3, t2);
+    fe_sub(y3, y3, t0);
+    fe_add(t1, y3, y3);
+    fe_add(y3, t1, y3);
+    fe_add(t1, t0, t0);
+    fe_add(t0, t1, t0);
+    fe_sub(t0, t0, t2);
+    fe_mul(t1, t4, y3);
+    fe_mul(t2, t0, y3);
+    fe_mul(y3, x3, z3);
+    fe_add(y3, y3, t2);
+    fe_mul(x3, t3, x3);
+    fe_sub(x3, x3, t1);
+    fe_mul(z3, t4, z3);
+    fe_mul(t1, t3, t0);
+    fe_add(z3, z3, t1);
+    copy_bytes(r->x, x3, sizeof x3);
+    copy_bytes(r->y, y3, sizeof y3);
+    copy_bytes(r->z, z3, sizeof z3);
+}
+
+#define COMB_TEETH 4
+#define COMB_SPACING 64            /* 256 / COMB_TEETH */
+
+/* xy = d G (affine, canonical) by the comb of p256_comb.h, constant time in d: 64 doublings and 64
+ * mixed additions; each step reads all 15 entries under masks, and a zero digit (the identity, which
+ * has no affine form) keeps the accumulator through a masked select of the sum. */
+static void scalarmult_base(uint32_t xy[16], const uint32_t d[8])
+{
+    point acc, sum;
+    uint32_t entry[16];
+    point_set_identity(&acc);
+    for (int8_t pos = COMB_SPACING - 1; pos >= 0; pos--) {
+        uint32_t digit = 0;
+        for (uint8_t j = 0; j < COMB_TEETH; j++) {
+            uint16_t bit = (uint16_t)(pos + COMB_SPACING * j);
+            digit |= ((d[bit >> 5] >> (bit & 31)) & 1u) << j;
+        }
+        fill_bytes(entry, 0, sizeof entry);
+        for (uint8_t i = 0; i < 15; i++) {
+            uint32_t mask = (((uint32_t)(i + 1) ^ digit) - 1u) >> 31;
+            mask = 0u - mask;
+            for (uint8_t k = 0; k < 16; k++) {
+                entry[k] |= ROM_WORD(&P256_COMB[i][k]) & mask;
+            }
+        }
+        point_double(&acc, &acc);
+        point_add_mixed(&sum, &acc, entry);
+        uint32_t keep = ((digit - 1u) >> 31) * 0xffffffffu;   /* digit = 0: keep acc */
+        uint32_t *a = (uint32_t *)(void *)&acc;
+        const uint32_t *b = (const uint32_t *)(const void *)&sum;
+        for (uint8_t k = 0; k < 24; k++) {
+            a[k] = (a[k] & keep) | (b[k] & ~keep);
+        }
+    }
+    point_to_affine(xy, &acc);
+    mcu_wipe(&acc, sizeof acc);
+    mcu_wipe(&sum, sizeof sum);
+    mcu_wipe(entry, sizeof entry);
+}
+
 /* u1 G + u2 Q by Shamir's trick, variable time (verification: public data); projective result */
 static void double_scalarmult_vartime(point *r, const uint32_t u1[8], const uint32_t u2[8], const uint32_t q[16])
 {
@@ -764,7 +861,7 @@ int MCU_FN(p256, keygen)(uint8_t *pk, uint8_t *sk, const uint8_t *seed)
         mcu_wipe(d, sizeof d);
         return -1;
     }
-    MCU_FN(p256, scalarmult)(q, d, P256_G);
+    scalarmult_base(q, d);
     encode_point(pk, q);
     fe_to_be(sk, d);
     mcu_wipe(d, sizeof d);
@@ -800,7 +897,7 @@ int MCU_FN(p256, sign)(uint8_t *sig, const uint8_t *msg, size_t msglen, const ui
     } else {
         rfc6979_nonce(k, sk, e);
     }
-    MCU_FN(p256, scalarmult)(xy, k, P256_G);
+    scalarmult_base(xy, k);
     (void)sub_if_ge(r, xy, P256_N);       /* r = x mod n (x < p < 2n) */
     sc_invert(k, k);
     sc_mul(s, r, d);
