@@ -60,10 +60,6 @@ static const uint32_t P256_N[8] = {0xfc632551u, 0xf3b9cac2u, 0xa7179e84u, 0xbce6
                                    0xffffffffu, 0xffffffffu, 0x00000000u, 0xffffffffu};
 static const uint32_t P256_B[8] = {0x27d2604bu, 0x3bce3c3eu, 0xcc53b0f6u, 0x651d06b0u,
                                    0x769886bcu, 0xb3ebbd55u, 0xaa3a93e7u, 0x5ac635d8u};
-static const uint32_t P256_G[16] = {0xd898c296u, 0xf4a13945u, 0x2deb33a0u, 0x77037d81u,
-                                    0x63a440f2u, 0xf8bce6e5u, 0xe12c4247u, 0x6b17d1f2u,
-                                    0x37bf51f5u, 0xcbb64068u, 0x6b315eceu, 0x2bce3357u,
-                                    0x7c0f9e16u, 0x8ee7eb4au, 0xfe1a7f9bu, 0x4fe342e2u};
 /* -n^-1 mod 2^256 and 2^512 mod n, for the Montgomery arithmetic mod n */
 static const uint32_t P256_N_NPRIME[8] = {0xee00bc4fu, 0xccd1c8aau, 0x7d74d2e4u, 0x48c94408u,
                                           0xc588c6f6u, 0x50fe77ecu, 0xa9d6281cu, 0x60d06633u};
@@ -638,19 +634,77 @@ static void scalarmult_base(uint32_t xy[16], const uint32_t d[8])
     mcu_wipe(entry, sizeof entry);
 }
 
-/* u1 G + u2 Q by Shamir's trick, variable time (verification: public data); projective result */
+#define NAF_WIDTH 4
+#define NAF_ENTRIES 4              /* Q, 3Q, 5Q, 7Q */
+
+/* naf = the width-4 NAF of k (public), digits 0 or odd in -7 .. 7, least significant first; 257 digits */
+static void wnaf(int8_t naf[257], const uint32_t k[8])
+{
+    uint32_t v[9];
+    copy_bytes(v, k, 32);
+    v[8] = 0;
+    for (uint16_t i = 0; i < 257; i++) {
+        int8_t digit = 0;
+        if (v[0] & 1u) {
+            digit = (int8_t)(v[0] & 15u);
+            if (digit >= 8) {
+                digit = (int8_t)(digit - 16);
+            }
+            int64_t acc = (int64_t)v[0] - digit;   /* v -= digit over 9 words (public data) */
+            v[0] = (uint32_t)acc;
+            acc >>= 32;
+            for (uint8_t w = 1; w < 9; w++) {
+                acc += v[w];
+                v[w] = (uint32_t)acc;
+                acc >>= 32;
+            }
+        }
+        naf[i] = digit;
+        for (uint8_t w = 0; w < 8; w++) {
+            v[w] = (v[w] >> 1) | (v[w + 1] << 31);
+        }
+        v[8] >>= 1;
+    }
+}
+
+/* u1 G + u2 Q, variable time (verification: public data); projective result. One chain of 257
+ * doublings: u2 Q by its width-4 NAF (odd multiples up to 7Q), and u1 G through the comb table, whose
+ * entries enter at the last 64 doublings (entry for position p is doubled p times, as in the comb). */
 static void double_scalarmult_vartime(point *r, const uint32_t u1[8], const uint32_t u2[8], const uint32_t q[16])
 {
-    point table[3];   /* G, Q, G + Q */
-    point_from_affine(&table[0], P256_G);
-    point_from_affine(&table[1], q);
-    point_add(&table[2], &table[0], &table[1]);
+    point table[NAF_ENTRIES];
+    int8_t naf[257];
+    uint32_t entry[16];
+    point_from_affine(&table[0], q);
+    point_double(r, &table[0]);
+    for (uint8_t i = 1; i < NAF_ENTRIES; i++) {
+        point_add(&table[i], &table[i - 1], r);
+    }
+    wnaf(naf, u2);
     point_set_identity(r);
-    for (int16_t i = 255; i >= 0; i--) {
+    for (int16_t i = 256; i >= 0; i--) {
         point_double(r, r);
-        uint8_t sel = (uint8_t)(((u1[i >> 5] >> (i & 31)) & 1u) | (((u2[i >> 5] >> (i & 31)) & 1u) << 1));
-        if (sel) {
-            point_add(r, r, &table[sel - 1]);
+        if (i < COMB_SPACING) {
+            uint8_t digit = 0;
+            for (uint8_t j = 0; j < COMB_TEETH; j++) {
+                uint16_t bit = (uint16_t)(i + COMB_SPACING * j);
+                digit |= (uint8_t)(((u1[bit >> 5] >> (bit & 31)) & 1u) << j);
+            }
+            if (digit) {
+                for (uint8_t k = 0; k < 16; k++) {
+                    entry[k] = ROM_WORD(&P256_COMB[digit - 1][k]);
+                }
+                point_add_mixed(r, r, entry);
+            }
+        }
+        if (naf[i] > 0) {
+            point_add(r, r, &table[naf[i] >> 1]);
+        } else if (naf[i] < 0) {
+            point neg;
+            fe zero = {0};
+            copy_bytes(&neg, &table[(-naf[i]) >> 1], sizeof neg);
+            fe_sub(neg.y, zero, neg.y);
+            point_add(r, r, &neg);
         }
     }
 }
@@ -958,7 +1012,7 @@ int MCU_FN(p256, verify)(const uint8_t *sig, size_t siglen, const uint8_t *msg, 
 
 int MCU_FN(p256, ecdh)(uint8_t *shared, const uint8_t *sk, const uint8_t *pk, size_t pklen)
 {
-    uint32_t d[8], q[16], xy[16];
+    uint32_t d[8], q[16];
     fill_bytes(shared, 0, 32);
     if (decode_point(q, pk, pklen) != 0) {
         return -1;
@@ -968,9 +1022,9 @@ int MCU_FN(p256, ecdh)(uint8_t *shared, const uint8_t *sk, const uint8_t *pk, si
         mcu_wipe(d, sizeof d);
         return -1;
     }
-    MCU_FN(p256, scalarmult)(xy, d, q);
-    fe_to_be(shared, xy);
+    MCU_FN(p256, scalarmult)(q, d, q);   /* in place: the peer's point is read first */
+    fe_to_be(shared, q);
     mcu_wipe(d, sizeof d);
-    mcu_wipe(xy, sizeof xy);
+    mcu_wipe(q, sizeof q);
     return 0;
 }
