@@ -637,13 +637,22 @@ static void scalarmult_base(uint32_t xy[16], const uint32_t d[8])
 #define NAF_WIDTH 4
 #define NAF_ENTRIES 4              /* Q, 3Q, 5Q, 7Q */
 
-/* naf = the width-4 NAF of k (public), digits 0 or odd in -7 .. 7, least significant first; 257 digits */
-static void wnaf(int8_t naf[257], const uint32_t k[8])
+#define NAF_DIGITS 257
+/* digit i of a packed NAF: 4-bit two's complement nibbles (half the stack of a byte each) */
+static int8_t naf_at(const uint8_t *naf, uint16_t i)
+{
+    uint8_t nib = (uint8_t)((naf[i >> 1] >> (4 * (i & 1))) & 15u);
+    return (int8_t)(nib >= 8 ? (int8_t)nib - 16 : (int8_t)nib);
+}
+
+/* naf = the width-4 NAF of k (public), digits 0 or odd in -7 .. 7, least significant first, packed */
+static void wnaf(uint8_t naf[(NAF_DIGITS + 1) / 2], const uint32_t k[8])
 {
     uint32_t v[9];
     copy_bytes(v, k, 32);
     v[8] = 0;
-    for (uint16_t i = 0; i < 257; i++) {
+    fill_bytes(naf, 0, (NAF_DIGITS + 1) / 2);
+    for (uint16_t i = 0; i < NAF_DIGITS; i++) {
         int8_t digit = 0;
         if (v[0] & 1u) {
             digit = (int8_t)(v[0] & 15u);
@@ -659,7 +668,7 @@ static void wnaf(int8_t naf[257], const uint32_t k[8])
                 acc >>= 32;
             }
         }
-        naf[i] = digit;
+        naf[i >> 1] |= (uint8_t)(((uint8_t)digit & 15u) << (4 * (i & 1)));
         for (uint8_t w = 0; w < 8; w++) {
             v[w] = (v[w] >> 1) | (v[w + 1] << 31);
         }
@@ -673,7 +682,7 @@ static void wnaf(int8_t naf[257], const uint32_t k[8])
 static void double_scalarmult_vartime(point *r, const uint32_t u1[8], const uint32_t u2[8], const uint32_t q[16])
 {
     point table[NAF_ENTRIES];
-    int8_t naf[257];
+    uint8_t naf[(NAF_DIGITS + 1) / 2];
     uint32_t entry[16];
     point_from_affine(&table[0], q);
     point_double(r, &table[0]);
@@ -697,14 +706,15 @@ static void double_scalarmult_vartime(point *r, const uint32_t u1[8], const uint
                 point_add_mixed(r, r, entry);
             }
         }
-        if (naf[i] > 0) {
-            point_add(r, r, &table[naf[i] >> 1]);
-        } else if (naf[i] < 0) {
-            point neg;
+        int8_t digit = naf_at(naf, (uint16_t)i);
+        if (digit > 0) {
+            point_add(r, r, &table[digit >> 1]);
+        } else if (digit < 0) {   /* -(X : Y : Z) = (X : -Y : Z): negated in the table and back */
+            point *e = &table[(-digit) >> 1];
             fe zero = {0};
-            copy_bytes(&neg, &table[(-naf[i]) >> 1], sizeof neg);
-            fe_sub(neg.y, zero, neg.y);
-            point_add(r, r, &neg);
+            fe_sub(e->y, zero, e->y);
+            point_add(r, r, e);
+            fe_sub(e->y, zero, e->y);
         }
     }
 }
@@ -973,7 +983,7 @@ int MCU_FN(p256, sign)(uint8_t *sig, const uint8_t *msg, size_t msglen, const ui
 int MCU_FN(p256, verify)(const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t msglen, const uint8_t *pk,
                          size_t pklen)
 {
-    uint32_t q[16], r[8], s[8], e[8], w[8], u1[8], u2[8];
+    uint32_t q[16], r[8], s[8], e[8];
     point acc;
     fe t;
     if (siglen != P256_SIG_BYTES || decode_point(q, pk, pklen) != 0) {
@@ -986,10 +996,10 @@ int MCU_FN(p256, verify)(const uint8_t *sig, size_t siglen, const uint8_t *msg, 
     }
     hash_message(e, msg, msglen);
     (void)sub_if_ge(e, e, P256_N);
-    sc_invert(w, s);
-    sc_mul(u1, e, w);
-    sc_mul(u2, r, w);
-    double_scalarmult_vartime(&acc, u1, u2, q);
+    sc_invert(s, s);                      /* w = 1/s */
+    sc_mul(e, e, s);                      /* u1 = e w */
+    sc_mul(s, r, s);                      /* u2 = r w */
+    double_scalarmult_vartime(&acc, e, s, q);
     if (fe_is_zero(acc.z)) {
         return -1;
     }
