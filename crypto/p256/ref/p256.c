@@ -223,13 +223,17 @@ static const int8_t SOLINAS[8][9] = {
 static void fe_reduce(fe r, const uint32_t t[16])
 {
     int32_t col[16];
+    uint16_t h[32];                 /* the product's 16-bit digits, read as bytes: no variable shifts */
+    const uint8_t *tb = (const uint8_t *)(const void *)t;
+    for (uint8_t j = 0; j < 32; j++) {
+        h[j] = (uint16_t)(tb[2 * j] | ((uint16_t)tb[2 * j + 1] << 8));
+    }
     for (uint8_t i = 0; i < 8; i++) {
         for (uint8_t half = 0; half < 2; half++) {
-            uint8_t sh = (uint8_t)(16 * half);
-            int32_t acc = (int32_t)((t[i] >> sh) & 0xffffu);
+            int32_t acc = h[2 * i + half];
             for (uint8_t j = 0; j < 9 && SOLINAS[i][j] != 0; j++) {   /* public: the table */
                 int8_t k = SOLINAS[i][j];
-                int32_t v = (int32_t)((t[k < 0 ? -k : k] >> sh) & 0xffffu);
+                int32_t v = h[2 * (k < 0 ? -k : k) + half];
                 acc += k > 0 ? v : -v;
             }
             col[2 * i + half] = acc;
