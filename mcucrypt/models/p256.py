@@ -11,7 +11,7 @@ The contract the C implements (crypto/p256/META.yml, docs/p256.md):
   keygen(seed)            seed = d, 32 bytes big-endian, 1 <= d < n (else ValueError: the C refuses, -1);
                           returns (pk, sk): pk the uncompressed point 04 || X || Y (65 bytes), sk = d
   sign(sk, msg, rnd=None) the message is hashed here (SHA-256) and e = its 256 bits (FIPS 186-5 6.4.1);
-                          rnd None: k by RFC 6979 (deterministic); rnd 32 bytes: k = rnd as an integer,
+                          rnd None or 32 zero bytes: k by RFC 6979 (deterministic); else k = rnd,
                           refused (ValueError) if 0 or >= n (FIPS 186-5 A.3.2's rejection sampling: the
                           caller draws again). Signature r || s, 64 bytes big-endian
   verify(pk, msg, sig)    pk uncompressed (65) or compressed (33, 02/03 || X); False for anything malformed
@@ -156,7 +156,7 @@ def sign(sk: bytes, msg: bytes, ctx: bytes = b"", rnd: bytes | None = None) -> b
     if ctx:
         raise ValueError("ECDSA has no context string")
     d, e = scalar_from(sk), hash_to_int(msg)
-    k = rfc6979_k(d, e) if rnd is None else scalar_from(rnd)
+    k = rfc6979_k(d, e) if rnd is None or not any(rnd) else scalar_from(rnd)
     sig = sign_digest(d, e, k)
     if sig is None:   # probability ~2^-255: RFC 6979 would continue its loop; refused here
         raise ValueError("r or s is zero for this k")
@@ -182,6 +182,38 @@ def verify(pk: bytes, msg: bytes, sig: bytes, ctx: bytes = b"") -> bool:
     except ValueError:
         return False
     return verify_digest(q, hash_to_int(msg), sig)
+
+
+def malformed() -> list[dict]:
+    """Verify records the implementations must refuse (the signature kind runs them; the P-256 key is
+    RFC 6979 A.2.5's): r or s zero or >= n, public keys off the curve, with a coordinate >= p, the
+    identity's encoding, bad prefixes and lengths; the message and signature otherwise valid."""
+    d = bytes.fromhex("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721")
+    pk, msg = keygen(d)[0], b"sample"
+    sig = sign(d, msg)
+    n, p = N.to_bytes(32, "big"), P.to_bytes(32, "big")
+    x_bad = next(x for x in range(1, 100) if not _has_point(x)).to_bytes(32, "big")
+    recs = [("r = 0", sig, bytes(32) + sig[32:]), ("s = 0", sig, sig[:32] + bytes(32)),
+            ("r = n", sig, n + sig[32:]), ("s = n", sig, sig[:32] + n),
+            ("r = r + n (x >= n reduced)", sig, ((int.from_bytes(sig[:32], "big") + N) % 2**256).to_bytes(32, "big") + sig[32:])]
+    out = [{"op": "verify", "pk": pk, "msg": msg, "sig": bad, "valid": False, "where": f"malformed: {what}"}
+           for what, _, bad in recs]
+    bad_pks = [("y + 1: off the curve", pk[:64] + bytes([pk[64] ^ 1])), ("x = p", b"\x04" + p + pk[33:]),
+               ("the identity (all zeros)", b"\x04" + bytes(64)), ("one byte 00", b"\x00"),
+               ("prefix 05", b"\x05" + pk[1:]), ("compressed x not on the curve", b"\x02" + x_bad),
+               ("compressed x = p", b"\x03" + p), ("compressed prefix, 65 bytes", b"\x02" + pk[1:]),
+               ("uncompressed prefix, 33 bytes", pk[:33])]
+    out += [{"op": "verify", "pk": bad, "msg": msg, "sig": sig, "valid": False, "where": f"malformed key: {what}"}
+            for what, bad in bad_pks]
+    return out
+
+
+def _has_point(x: int) -> bool:
+    try:
+        decode_point(b"\x02" + x.to_bytes(32, "big"))
+        return True
+    except ValueError:
+        return False
 
 
 def ecdh(sk: bytes, pk: bytes) -> bytes:
@@ -247,7 +279,7 @@ def read_vectors(path) -> list[dict]:
                         "where": where})
         elif "Message" in rec:                        # RFC 6979 A.2.5 (our transcription)
             out.append({"op": "sign", "sk": bytes.fromhex(rec["x"]), "msg": rec["Message"].encode(),
-                        "pk": _pk(rec, "Ux", "Uy"), "k": bytes.fromhex(rec["k"]),
+                        "pk": _pk(rec, "Ux", "Uy"), "k": bytes.fromhex(rec["k"]), "rnd": bytes(32),
                         "sig": bytes.fromhex(rec["r"] + rec["s"]), "valid": True, "where": where})
         elif "d" in rec and "Qx" in rec:              # KeyPair
             out.append({"op": "keygen", "seed": bytes.fromhex(rec["d"].zfill(64)), "sk": bytes.fromhex(rec["d"].zfill(64)),
