@@ -64,6 +64,12 @@ CELLS = [
     ("rv32", "chachapoly", "rv32-fast"), ("armv7m", "chachapoly", "cm3-fast"), ("avr", "chachapoly", "avr-fast"),
     # AES-CMAC: the constant-time variants, named (the default choice would weigh the table ones too).
     ("rv32", "aescmac", "rv32-bitsliced"), ("armv7m", "aescmac", "cm3-bitsliced"), ("avr", "aescmac", "avr-bitsliced"),
+    # AES-GCM and AES-CCM: the constant-time variants, named as AES-CMAC.
+    ("rv32", "aesgcm", "rv32-bitsliced"), ("armv7m", "aesgcm", "cm3-bitsliced"), ("avr", "aesgcm", "avr-bitsliced"),
+    ("rv32", "aesccm", "rv32-bitsliced"), ("armv7m", "aesccm", "cm3-bitsliced"), ("avr", "aesccm", "avr-bitsliced"),
+    # Signatures: verification of a few official records (examples/common/gen_vectors.py's signature layout).
+    ("rv32", "ed25519", "ref"), ("armv7m", "ed25519", "ref"), ("avr", "ed25519", "ref"),
+    ("rv32", "p256", "rv32-fast"), ("armv7m", "p256", "cm3-fast"), ("avr", "p256", "avr-kara"),
 ]
 
 OPTS = ["-O2", "-Os", "-Os -flto"]

@@ -338,3 +338,35 @@ def test_modes_table_puts_ours_beside_every_peer_measured_on_the_board(tmp_path)
     path.write_text(json.dumps({"schema_version": 2, "provenance": {}, "records": records}))
     proc = mcucrypt("report", "--results", str(path), "--show", "modes")
     assert proc.returncode == 0 and "ctmul32" in proc.stdout and "AEAD modes" in proc.stdout, proc.stdout
+
+
+def test_signature_table_is_the_bootloaders_choice_per_core(tmp_path) -> None:
+    """Issue 32's table: per core one row per signature scheme, its fastest verify that passed its vectors
+    on the core's real part; milliseconds at the part's usual clock, RAM = stack + static data, key and
+    signature bytes from the instance, sign cycles where it signs; `report --show signatures` prints it."""
+    from mcucrypt.report import USUAL_CLOCK_MHZ, signature_tables
+
+    def rec(prim: str, impl: str, target: str, op: str, cycles: int, kat: str = "pass", **kw) -> dict:
+        return {"prim": prim, "impl": impl, "target": target, "op": op, "bytes": 64, "cycles": cycles,
+                "cycles_per_byte": None, "instructions": cycles, "code_bytes": 9000, "stack_bytes": 700,
+                "static_ram_bytes": 12, "ram_bytes": 712, "kat": kat, "constant_time": "pass",
+                "constant_time_claimed": True, "isa": None, "error": None, "goal": None, "cycles_warm": None, **kw}
+    records = [rec("ed25519", "ref", "armv7m", "verify-64B", 7_200_000),
+               rec("ed25519", "ref", "armv7m", "sign-64B", 3_600_000),
+               rec("p256", "cm3-fast", "armv7m", "verify-64B", 5_040_000),
+               rec("p256", "cm3-fast", "armv7m", "sign-64B", 2_000_000),
+               rec("p256", "ref", "armv7m", "verify-64B", 1_000, kat="fail"),     # wrong output: never chosen
+               rec("p256", "avr-kara", "avr", "verify-64B", 64_000_000)]
+    tables = signature_tables(records)
+    assert [t.title.split(",")[1].strip().split(":")[0] for t in tables] == ["Cortex-M3 (armv7m)", "ATmega128 (avr)"]
+    m3 = {row[0]: row for row in tables[0].rows}
+    assert set(m3) == {"ed25519", "p256"}
+    assert m3["p256"][1] == "cm3-fast" and m3["p256"][2] == "5,040,000"
+    assert m3["p256"][3] == f"{5_040_000 / (USUAL_CLOCK_MHZ['armv7m'] * 1000):,.1f}" == "70.0"
+    assert m3["ed25519"][5] == "712" and m3["ed25519"][6] == "32" and m3["ed25519"][7] == "64"
+    assert m3["p256"][6] == "65" and m3["p256"][8] == "2,000,000"
+    assert tables[1].rows[0][3] == "4,000.0" and tables[1].rows[0][8] == "verify only"
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps({"schema_version": 2, "provenance": {}, "records": records}))
+    proc = mcucrypt("report", "--results", str(path), "--show", "signatures")
+    assert proc.returncode == 0 and "bootloader" in proc.stdout and "5,040,000" in proc.stdout, proc.stdout
