@@ -25,7 +25,8 @@ default 40), bench_message_lengths (benchmarked besides 0..128) and bench_ad_cas
 pairs, op encrypt-<m>B+<a>AD); with permute: state_bytes and permutation_steps
 (the step counts benchmarked, e.g. [640, 1024]) and permutation_step_multiple (valid step counts are its
 multiples); optional max_message_bytes (the longest message accepted: the constant-time cases then
-also run the refusals of a longer message and of a ciphertext shorter than its tag); with aead_init:
+also run the refusals of a longer message and AD) or refuses_beyond_size_t (true: lengths the target's
+size_t cannot hold are refused, and the cases run those refusals at 2^32); with aead_init:
 ctx_bytes and ctx_public (as in the mac kind: the context's public bytes, [start, hex] pairs, for a
 context after 21 bytes of AD and 70 of message). Optional board_kat_full_bytes: on a board, the test
 suite's vector check runs every vector whose message is at most this long and every 8th of the longer
@@ -350,13 +351,15 @@ class AeadDriver(KindDriver):
     @staticmethod
     def ct_lengths(block: int) -> list[tuple[int, int]]:
         """(message, AD) lengths of the constant-time cases: every length class of each, for a cipher
-        absorbing ``block`` bytes at a time (instance parameter ``block_bytes``): empty, a partial block
-        (exactly half of one: a whole lane of Ascon's two; and one byte more), exactly one block, several
-        full blocks, several and a partial one."""
+        absorbing ``block`` bytes at a time (instance parameter ``block_bytes``): empty, exactly one block,
+        several full blocks, several and a partial one, and partial blocks ending in each quarter of a block
+        (1, half - 1, half, half + 1, block - 1 bytes past a block boundary: one byte, one short of a whole
+        lane, a whole lane of Ascon's two and one byte more, one short of a block; 64-bit lanes on 32-bit
+        cores take other code for a tail in a lane's upper word), for the message and for the AD."""
         half = block // 2
         part = half + 1
         return [(0, 0), (part, block), (block, 3 * block), (3 * block, 0), (half, 2 * block + half),
-                (2 * block + part, part)]
+                (2 * block + part, part), (half - 1, block + half - 1), (2 * block - 1, 1), (1, block - 1)]
 
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
         """Key, message (and the stored state, and the ciphertext whose plaintext is secret) from ``rng``;
@@ -402,15 +405,17 @@ class AeadDriver(KindDriver):
             enc = enc_args(pt, ad, odd, nsec=Buf(b""), npub=Buf(nonce, misalign=odd))
             ct = fw.call("aead_encrypt", enc).outputs[0]
             cases += [CtCase("aead_encrypt", enc), *dec_cases("aead_decrypt", ct, ad, odd, nsec=Buf(b""))]
-        # with max_message_bytes (the longest message the AEAD allows), the refusals on public lengths: a
-        # message one byte longer, a ciphertext shorter than its tag (both refused before a byte is read)
-        if "max_message_bytes" in fw.params:
-            short = rng.randbytes(tag_bytes - 1)
-            cases.append(CtCase("aead_decrypt", {"m": Buf(size=0, out=True), "mlen": Buf(size=8, out=True),
-                                                 "nsec": Buf(b""), "c": Buf(short), "clen": Int(len(short), 8),
-                                                 "ad": Buf(ads[0]), "adlen": Int(len(ads[0]), 8),
-                                                 "npub": Buf(nonce), "k": Buf(key)}))
-            too_long = fw.params["max_message_bytes"] + 1
+        # the refusal on a public length every AEAD has: a ciphertext shorter than its tag (refused before a
+        # byte is read); with max_message_bytes (the longest message the AEAD allows), also a message one
+        # byte longer
+        short = rng.randbytes(tag_bytes - 1)
+        cases.append(CtCase("aead_decrypt", {"m": Buf(size=0, out=True), "mlen": Buf(size=8, out=True),
+                                             "nsec": Buf(b""), "c": Buf(short), "clen": Int(len(short), 8),
+                                             "ad": Buf(ads[0]), "adlen": Int(len(ads[0]), 8),
+                                             "npub": Buf(nonce), "k": Buf(key)}))
+        too_long = (fw.params["max_message_bytes"] + 1 if "max_message_bytes" in fw.params else
+                    1 << 32 if fw.params.get("refuses_beyond_size_t") else None)
+        if too_long is not None:
             enc = enc_args(pts[0], ads[0], nsec=Buf(b""), npub=Buf(nonce))
             cases += [CtCase("aead_encrypt", {**enc, "mlen": Int(too_long, 8)}),
                       CtCase("aead_encrypt", {**enc, "adlen": Int(1 << 32, 8)}),   # beyond any size_t here
@@ -435,6 +440,14 @@ class AeadDriver(KindDriver):
                 ct_state = fw.call("fixednonce_encrypt_from_state", enc_state).outputs[0]
                 cases += [CtCase("fixednonce_encrypt_from_state", enc_state),
                           *dec_cases("fixednonce_decrypt_from_state", ct_state, ad, state=Buf(state))]
+            refused = [(len(short), len(ads[0]))] + ([(2 * len(short), 1 << 32)] if too_long is not None else [])
+            cases += [CtCase("fixednonce_decrypt_from_state", {
+                "m": Buf(size=0, out=True), "mlen": Buf(size=8, out=True), "state": Buf(state),
+                "c": Buf(short + short), "clen": Int(clen, 8), "ad": Buf(ads[0]), "adlen": Int(adlen, 8),
+                "k": Buf(key)}) for clen, adlen in refused]
+            if too_long is not None:
+                cases.append(CtCase("fixednonce_encrypt_from_state",
+                                    {**enc_args(pts[0], ads[0], state=Buf(state)), "mlen": Int(too_long, 8)}))
         if fw.has("aead_init"):
             cases += self._incremental_ct_cases(fw, rng, key, nonce, pub, wrong, flip)
         return cases
