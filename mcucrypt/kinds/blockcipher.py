@@ -317,10 +317,12 @@ class BlockCipherDriver(KindDriver):
                                          "in": Buf(sealed, misalign=shift), "rk": Buf(rk)}) for shift in (0, 1, 2)]
         if fw.has("encrypt_blocks"):
             # nblocks is public (a length); the blocks and round keys are secret. One block, an even and an
-            # odd count (implementations working on two or four blocks at a time have tails), and none.
-            for nblocks in (0, 1, 2, BLOCKS_CT):
+            # odd count (implementations working on two or four blocks at a time have tails), and none; the
+            # odd count also from and to odd addresses (whole groups through a buffer where words need alignment)
+            for nblocks, shift in ((0, 0), (1, 0), (2, 0), (BLOCKS_CT, 0), (BLOCKS_CT, 1)):
                 n = nblocks * block_bytes
-                cases.append(CtCase("encrypt_blocks", {"out": Buf(size=n, out=True), "in": Buf(rng.randbytes(n)),
+                cases.append(CtCase("encrypt_blocks", {"out": Buf(size=n, out=True, misalign=shift),
+                                                       "in": Buf(rng.randbytes(n), misalign=shift),
                                                        "nblocks": nblocks, "rk": Buf(rk)}))
         for op in ("ctr", "ctr128"):
             if not fw.has(op):

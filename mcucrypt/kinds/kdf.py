@@ -146,10 +146,10 @@ class KdfDriver(KindDriver):
             CtCase("hkdf", {"okm": Buf(size=n, out=True), "okmlen": n, "salt": Buf(salt), "saltlen": len(salt),
                             "ikm": Buf(ikm), "ikmlen": len(ikm), "info": Buf(info), "infolen": len(info)}),
         ]
-        # the other length classes: salts (the HMAC key) empty, of a length no word divides and longer than
-        # a block (hashed first), a long IKM; outputs of none, exactly one block, and one more than the
-        # 255 blocks RFC 5869 allows (refused on its public length, nothing written)
-        for s_len, i_len in ((0, 22), (21, 150), (150, 0)):
+        # the other length classes: salts (the HMAC key) empty, shorter than a word, of a length no word
+        # divides and longer than a block (hashed first), a long IKM; outputs of none, exactly one block,
+        # and one more than the 255 blocks RFC 5869 allows (refused on its public length, nothing written)
+        for s_len, i_len in ((0, 22), (3, 0), (21, 150), (150, 0)):
             s_, k_ = pub.randbytes(s_len), rng.randbytes(i_len)
             cases.append(CtCase("extract", {"prk": Buf(size=hb, out=True), "salt": Buf(s_), "saltlen": s_len,
                                             "ikm": Buf(k_), "ikmlen": i_len}))

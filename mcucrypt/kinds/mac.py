@@ -214,8 +214,8 @@ class MacDriver(KindDriver):
         # with ct_lengths, the instance's: e.g. a hash's padding fill classes too)
         cases = [mac(key, rng.randbytes(n)) for n in p.get("ct_lengths", (0, 21, block, 3 * block))] + [mac(key, msg)]
         if fixed is None:       # and of the key (shorter than a block, exactly one, longer: hashed first),
-            # the short one also of a length no word divides (byte-wise copies of its tail)
-            cases += [mac(rng.randbytes(block + 13), msg), mac(rng.randbytes(block), msg), mac(rng.randbytes(21), msg)]
+            # the short one also of a length no word divides and shorter than a word (byte-wise copies)
+            cases += [mac(rng.randbytes(n), msg) for n in (block + 13, block, 21, 3)]
         cases.append(CtCase("mac_init", {"ctx": Buf(size=ctx_bytes, out=True), **key_args(fw, "mac_init", key)}))
         ctx = bytearray(rng.randbytes(ctx_bytes))
         public = {"ctx": fix_public_bytes(ctx, p["ctx_public"])}
