@@ -432,9 +432,13 @@ class AeadDriver(KindDriver):
                                               "ad": Buf(ads[0]), "adlen": Int(1 << 32, 8),
                                               "npub": Buf(nonce), "k": Buf(key)})]
         if fw.has("permute"):
+            # the mode's step count, and 1, 2 and 3 times the step multiple: loops doing two or three
+            # multiples an iteration (a key's whole cycle of words) leave at each of their exits
             p = fw.params
-            cases.append(CtCase("permute", {"state": Buf(rng.randbytes(p["state_bytes"]), out=True),
-                                            "key": Buf(key), "steps": p["permutation_steps"][0]}))
+            unit = p["permutation_step_multiple"]
+            for steps in sorted({p["permutation_steps"][0], unit, 2 * unit, 3 * unit}):
+                cases.append(CtCase("permute", {"state": Buf(rng.randbytes(p["state_bytes"]), out=True),
+                                                "key": Buf(key), "steps": steps}))
         if fw.has("fixednonce_init_state"):
             state = rng.randbytes(fw.params["state_bytes"])
             cases.append(CtCase("fixednonce_init_state", {"state": Buf(size=fw.params["state_bytes"], out=True),
