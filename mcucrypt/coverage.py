@@ -7,7 +7,7 @@ checked. The own instructions are those of the ``.text*`` input sections the lin
 implementation's sources (the linker map names the object each byte came from; the board's start-up,
 libc stand-ins, ``mcu_declassify``/``mcu_wipe`` and libgcc are not the implementation's), listed by the
 target's objdump (data in code, such as Thumb literal pools, shows as ``.word`` and is left out, and so
-are NOPs, which only pad). Code a run leaves unexecuted must carry a reason in META.yml's
+are NOPs and RISC-V's all-zero fill, which only pad). Code a run leaves unexecuted must carry a reason in META.yml's
 ``ct_unreached`` (symbol -> reason, ``{id}`` and ``{impl}`` substituted); tests/test_catalog.py fails a
 constant-time claim with undocumented unreached code.
 """
@@ -24,6 +24,12 @@ from .targets import get_target
 
 _FUNC = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
 _PADDING = {"nop", "c.nop"}
+
+
+def _zero_fill(mnemonic: str, encoding: str) -> bool:
+    """RISC-V's all-zero halfword (the defined illegal instruction, shown as ``unimp``) is the zero fill
+    the assembler leaves at a section's end to align it, not code."""
+    return mnemonic == "unimp" and set(encoding.split()) <= {"0000", "00000000"}
 
 
 @dataclass
@@ -107,7 +113,7 @@ def own_instructions(image: Image, own_sources: tuple[Path, ...]) -> dict[int, s
         if len(parts) < 3 or not parts[0].strip().endswith(":") or not parts[2].strip():
             continue
         address, mnemonic = int(parts[0].strip()[:-1], 16), parts[2].split()[0]
-        if mnemonic.startswith(".") or mnemonic in _PADDING:
+        if mnemonic.startswith(".") or mnemonic in _PADDING or _zero_fill(mnemonic, parts[1]):
             continue
         where = next(((a, obj) for a, b, obj in ranges if a <= address < b), None)
         if where is not None:

@@ -298,13 +298,17 @@ def check(fw: Firmware, trials: int = DEFAULT_TRIALS, seed: int | None = None,
 
 
 def unreached_notes(fw: Firmware) -> dict[str, str]:
-    """Function symbol -> why its code may stay unexecuted: META.yml's ``ct_unreached``, and the kind's
-    ops without secret input (``public_ops``) or checked through other cases (``ct_unchecked``)."""
+    """Function symbol -> why its code may stay unexecuted: META.yml's ``ct_unreached`` (a key
+    ``symbol@id``, ``symbol@target`` or ``symbol@a,b`` applies to the ids and boards named only), and the
+    kind's ops without secret input (``public_ops``) or checked through other cases (``ct_unchecked``)."""
     policy = driver_for(fw.impl.primitive.kind).policy(fw)
     notes = {op: "no secret input (the kind's public_ops)" for op in policy.public_ops}
     notes.update(policy.ct_unchecked(fw))
     out = {fw.impl.symbol(fw.prim_id, op): why for op, why in notes.items() if fw.has(op)}
-    out.update({k.format(id=fw.prim_id, impl=impl_define(fw.impl.name)): v for k, v in fw.impl.ct_unreached.items()})
+    for key, why in fw.impl.ct_unreached.items():
+        symbol, _, only = key.partition("@")       # "symbol@id,..." / "symbol@target": for those only
+        if not only or {fw.prim_id, fw.target} & set(only.split(",")):
+            out[symbol.format(id=fw.prim_id, impl=impl_define(fw.impl.name))] = why
     return out
 
 

@@ -126,6 +126,23 @@ def test_coverage_names_unreached_code_and_its_reason(target: str) -> None:
     assert all("public length" in (u.reason or "") for u in noted.unreached)
 
 
+def test_unreached_keys_hold_for_the_ids_and_boards_they_name(scratch: Path) -> None:
+    """A ct_unreached key ``symbol@target`` holds on that board only, ``symbol@a,b`` for each id or board
+    listed; a key naming only another id or board does not apply."""
+    key = "      mcu_{id}_{impl}_"
+
+    def edit(text: str) -> str:
+        return (text.replace(f"{key}aead_encrypt: ", f"{key}aead_encrypt@armv7m: ")
+                    .replace(f"{key}aead_decrypt: ", f"{key}wipe@otherid,avr: a note for the AVR only\n"
+                                                     f"{key}aead_decrypt@otherid,ctaead: "))
+    impl = load_catalog(_catalog_with(scratch, edit)).implementation("ctaead", "dead-path-noted")
+    enc, dec, wipe = (f"mcu_ctaead_dead_path_noted_{op}" for op in ("aead_encrypt", "aead_decrypt", "wipe"))
+    for target in BOARDS:
+        notes = ct.unreached_notes(Firmware(impl, "ctaead", target))
+        assert (enc in notes) == (target == "armv7m") and dec in notes, (target, notes)
+        assert (wipe in notes) == (target == "avr"), (target, notes)
+
+
 def test_own_instructions_leave_out_the_board_and_libgcc() -> None:
     fw = firmware("declassified", "armv7m")
     functions = set(own_instructions(fw.image, fw.impl.sources).values())

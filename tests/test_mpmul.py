@@ -15,7 +15,7 @@ from mcucrypt.catalog import load_catalog
 from mcucrypt.firmware import Firmware
 from mcucrypt.kat import read_vectors
 from mcucrypt.kinds.base import Mismatch, UsageError, driver_for
-from mcucrypt.kinds.mpmul import DRIVER, MUL_N_WORDS, edge_operands, random_operand, to_limbs
+from mcucrypt.kinds.mpmul import CT_MUL_N_WORDS, DRIVER, MUL_N_WORDS, edge_operands, random_operand, to_limbs
 from mcucrypt.models import mpmul as model
 
 CATALOG = load_catalog()
@@ -133,14 +133,19 @@ def test_ct_cases_vary_secrets_only(ref_host: dict[str, Firmware]) -> None:
     fw = ref_host["mpmul1024"]
     c1 = DRIVER.ct_cases(fw, random.Random(1), 0)
     c2 = DRIVER.ct_cases(fw, random.Random(2), 0)
-    assert [c.op for c in c1] == ["mul", "mul_n"]
+    assert [c.op for c in c1] == ["mul"] + ["mul_n"] * len(CT_MUL_N_WORDS)
     for x, y in zip(c1, c2):
         assert x.args["a"].data != y.args["a"].data and x.args["b"].data != y.args["b"].data
     assert len(c1[0].args["a"].data) == 128 and c1[0].args["r"].length == 256
-    # mul_n: the public length is the same on every trial (it comes from public_seed alone)
-    w = c1[1].args["nwords"]
-    assert w == c2[1].args["nwords"] and w in MUL_N_WORDS
-    assert len(c1[1].args["a"].data) == 4 * w and c1[1].args["r"].length == 8 * w
+    # mul_n: fixed public lengths, the same on every trial and every run (a length drawn per run made the
+    # coverage differ from run to run), every even residue mod 8 of them
+    c3 = DRIVER.ct_cases(fw, random.Random(1), 12345)
+    words = [c.args["nwords"] for c in c1[1:]]
+    assert words == [c.args["nwords"] for c in c2[1:]] == [c.args["nwords"] for c in c3[1:]]
+    assert set(words) <= set(MUL_N_WORDS) and {w % 8 for w in words} == {0, 2, 4, 6}
+    for c in c1[1:]:
+        w = c.args["nwords"]
+        assert len(c.args["a"].data) == 4 * w and c.args["r"].length == 8 * w
 
 
 class _FakeFirmware:

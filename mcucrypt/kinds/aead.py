@@ -25,7 +25,8 @@ default 40), bench_message_lengths (benchmarked besides 0..128) and bench_ad_cas
 pairs, op encrypt-<m>B+<a>AD); with permute: state_bytes and permutation_steps
 (the step counts benchmarked, e.g. [640, 1024]) and permutation_step_multiple (valid step counts are its
 multiples); optional max_message_bytes (the longest message accepted: the constant-time cases then
-also run the refusals of a longer message and of a ciphertext shorter than its tag); with aead_init:
+also run the refusals of a longer message and AD) or refuses_beyond_size_t (true: lengths the target's
+size_t cannot hold are refused, and the cases run those refusals at 2^32); with aead_init:
 ctx_bytes and ctx_public (as in the mac kind: the context's public bytes, [start, hex] pairs, for a
 context after 21 bytes of AD and 70 of message). Optional board_kat_full_bytes: on a board, the test
 suite's vector check runs every vector whose message is at most this long and every 8th of the longer
@@ -62,6 +63,9 @@ CP_CTX_MLEN = 118
 CP_MAX_MESSAGE = 274877906880
 # A C int -1 as a board reports it (unsigned, 16 bits on AVR, 32 elsewhere).
 MINUS_ONE = (-1, 0xFFFF, 0xFFFFFFFF)
+# The index in ct_lengths of the (message, AD) pair the constant-time cases also run from odd addresses:
+# two blocks and a partial one, a partial block (both the byte-wise tail and the unaligned block loops)
+ODD_PAIR = 5
 
 
 @dataclass(frozen=True)
@@ -351,13 +355,15 @@ class AeadDriver(KindDriver):
     @staticmethod
     def ct_lengths(block: int) -> list[tuple[int, int]]:
         """(message, AD) lengths of the constant-time cases: every length class of each, for a cipher
-        absorbing ``block`` bytes at a time (instance parameter ``block_bytes``): empty, a partial block
-        (exactly half of one: a whole lane of Ascon's two; and one byte more), exactly one block, several
-        full blocks, several and a partial one."""
+        absorbing ``block`` bytes at a time (instance parameter ``block_bytes``): empty, exactly one block,
+        several full blocks, several and a partial one, and partial blocks ending in each quarter of a block
+        (1, half - 1, half, half + 1, block - 1 bytes past a block boundary: one byte, one short of a whole
+        lane, a whole lane of Ascon's two and one byte more, one short of a block; 64-bit lanes on 32-bit
+        cores take other code for a tail in a lane's upper word), for the message and for the AD."""
         half = block // 2
         part = half + 1
         return [(0, 0), (part, block), (block, 3 * block), (3 * block, 0), (half, 2 * block + half),
-                (2 * block + part, part)]
+                (2 * block + part, part), (half - 1, block + half - 1), (2 * block - 1, 1), (1, block - 1)]
 
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
         """Key, message (and the stored state, and the ciphertext whose plaintext is secret) from ``rng``;
@@ -397,22 +403,25 @@ class AeadDriver(KindDriver):
                     for c in ((ct, bad_tag(ct)) if tag_bytes else (ct,))]
 
         cases = []
-        # the last length pair also from odd addresses (byte-wise loads: a pointer's alignment is public)
-        odds = [0] * (len(lengths) - 1) + [1]
+        # the pair (two blocks and a partial one, a partial block) also from odd addresses (byte-wise loads
+        # and block loops: a pointer's alignment is public)
+        odds = [int(i == ODD_PAIR) for i in range(len(lengths))]
         for pt, ad, odd in zip(pts, ads, odds):
             enc = enc_args(pt, ad, odd, nsec=Buf(b""), npub=Buf(nonce, misalign=odd))
             ct = fw.call("aead_encrypt", enc).outputs[0]
             cases += [CtCase("aead_encrypt", enc), *dec_cases("aead_decrypt", ct, ad, odd, nsec=Buf(b""))]
-        # with max_message_bytes (the longest message the AEAD allows), the refusals on public lengths: a
-        # message one byte longer, a ciphertext shorter than its tag (both refused before a byte is read)
-        if "max_message_bytes" in fw.params:
-            short = rng.randbytes(max(tag_bytes - 1, 0))
-            if tag_bytes:       # (with no tag every ciphertext length is a message length)
-                cases.append(CtCase("aead_decrypt", {"m": Buf(size=0, out=True), "mlen": Buf(size=8, out=True),
-                                                     "nsec": Buf(b""), "c": Buf(short), "clen": Int(len(short), 8),
-                                                     "ad": Buf(ads[0]), "adlen": Int(len(ads[0]), 8),
-                                                     "npub": Buf(nonce), "k": Buf(key)}))
-            too_long = fw.params["max_message_bytes"] + 1
+        # the refusal on a public length every AEAD with a tag has: a ciphertext shorter than its tag
+        # (refused before a byte is read; with no tag every ciphertext length is a message length); with
+        # max_message_bytes (the longest message the AEAD allows), also a message one byte longer
+        short = rng.randbytes(max(tag_bytes - 1, 0))
+        if tag_bytes:
+            cases.append(CtCase("aead_decrypt", {"m": Buf(size=0, out=True), "mlen": Buf(size=8, out=True),
+                                                 "nsec": Buf(b""), "c": Buf(short), "clen": Int(len(short), 8),
+                                                 "ad": Buf(ads[0]), "adlen": Int(len(ads[0]), 8),
+                                                 "npub": Buf(nonce), "k": Buf(key)}))
+        too_long = (fw.params["max_message_bytes"] + 1 if "max_message_bytes" in fw.params else
+                    1 << 32 if fw.params.get("refuses_beyond_size_t") else None)
+        if too_long is not None:
             enc = enc_args(pts[0], ads[0], nsec=Buf(b""), npub=Buf(nonce))
             cases += [CtCase("aead_encrypt", {**enc, "mlen": Int(too_long, 8)}),
                       CtCase("aead_encrypt", {**enc, "adlen": Int(1 << 32, 8)}),   # beyond any size_t here
@@ -425,9 +434,13 @@ class AeadDriver(KindDriver):
                                               "ad": Buf(ads[0]), "adlen": Int(1 << 32, 8),
                                               "npub": Buf(nonce), "k": Buf(key)})]
         if fw.has("permute"):
+            # the mode's step count, and 1, 2 and 3 times the step multiple: loops doing two or three
+            # multiples an iteration (a key's whole cycle of words) leave at each of their exits
             p = fw.params
-            cases.append(CtCase("permute", {"state": Buf(rng.randbytes(p["state_bytes"]), out=True),
-                                            "key": Buf(key), "steps": p["permutation_steps"][0]}))
+            unit = p["permutation_step_multiple"]
+            for steps in sorted({p["permutation_steps"][0], unit, 2 * unit, 3 * unit}):
+                cases.append(CtCase("permute", {"state": Buf(rng.randbytes(p["state_bytes"]), out=True),
+                                                "key": Buf(key), "steps": steps}))
         if fw.has("fixednonce_init_state"):
             state = rng.randbytes(fw.params["state_bytes"])
             cases.append(CtCase("fixednonce_init_state", {"state": Buf(size=fw.params["state_bytes"], out=True),
@@ -437,6 +450,14 @@ class AeadDriver(KindDriver):
                 ct_state = fw.call("fixednonce_encrypt_from_state", enc_state).outputs[0]
                 cases += [CtCase("fixednonce_encrypt_from_state", enc_state),
                           *dec_cases("fixednonce_decrypt_from_state", ct_state, ad, state=Buf(state))]
+            refused = [(len(short), len(ads[0]))] + ([(2 * len(short), 1 << 32)] if too_long is not None else [])
+            cases += [CtCase("fixednonce_decrypt_from_state", {
+                "m": Buf(size=0, out=True), "mlen": Buf(size=8, out=True), "state": Buf(state),
+                "c": Buf(short + short), "clen": Int(clen, 8), "ad": Buf(ads[0]), "adlen": Int(adlen, 8),
+                "k": Buf(key)}) for clen, adlen in refused]
+            if too_long is not None:
+                cases.append(CtCase("fixednonce_encrypt_from_state",
+                                    {**enc_args(pts[0], ads[0], state=Buf(state)), "mlen": Int(too_long, 8)}))
         if fw.has("aead_init"):
             cases += self._incremental_ct_cases(fw, rng, key, nonce, pub, wrong, flip)
         return cases

@@ -317,23 +317,30 @@ class BlockCipherDriver(KindDriver):
                                          "in": Buf(sealed, misalign=shift), "rk": Buf(rk)}) for shift in (0, 1, 2)]
         if fw.has("encrypt_blocks"):
             # nblocks is public (a length); the blocks and round keys are secret. One block, an even and an
-            # odd count (implementations working on two or four blocks at a time have tails), and none.
-            for nblocks in (0, 1, 2, BLOCKS_CT):
+            # odd count (implementations working on two or four blocks at a time have tails), and none; the
+            # odd count also from and to odd addresses (whole groups through a buffer where words need alignment)
+            for nblocks, shift in ((0, 0), (1, 0), (2, 0), (BLOCKS_CT, 0), (BLOCKS_CT, 1)):
                 n = nblocks * block_bytes
-                cases.append(CtCase("encrypt_blocks", {"out": Buf(size=n, out=True), "in": Buf(rng.randbytes(n)),
+                cases.append(CtCase("encrypt_blocks", {"out": Buf(size=n, out=True, misalign=shift),
+                                                       "in": Buf(rng.randbytes(n), misalign=shift),
                                                        "nblocks": nblocks, "rk": Buf(rk)}))
         for op in ("ctr", "ctr128"):
             if not fw.has(op):
                 continue
             # the message and the round keys are secret; the counter block and the length are public. Every
             # length class (empty, a partial block, a whole batch of blocks and a tail), aligned and odd;
-            # ctr128 also from a counter whose low word carries into the upper words inside the message.
+            # ctr also from a counter whose low byte carries through the 32-bit counter's other bytes (no
+            # wrap), ctr128 from one whose low word carries into the upper words inside the message.
             iv = random.Random(f"ct-public/{public_seed}").randbytes(block_bytes)
             batch = CTR_BATCH_BLOCKS * block_bytes + 5      # a whole batch of the bitsliced ones, and a tail
             for n, shift in ((0, 0), (5, 0), (batch, 0), (batch, 1)):
                 cases.append(CtCase(op, {"out": Buf(size=n, out=True, misalign=shift),
                                          "in": Buf(rng.randbytes(n), misalign=shift), "len": n, "rk": Buf(rk),
                                          "iv": Buf(iv)}))
+            if op == "ctr":
+                carry_iv = iv[:-4] + b"\x00\xff\xff\xfd"
+                cases.append(CtCase(op, {"out": Buf(size=batch, out=True), "in": Buf(rng.randbytes(batch)),
+                                         "len": batch, "rk": Buf(rk), "iv": Buf(carry_iv)}))
             if op == "ctr128":
                 carry_iv = iv[:8] + bytes([0xFF] * 6) + b"\xff\xfd"
                 cases.append(CtCase(op, {"out": Buf(size=batch, out=True), "in": Buf(rng.randbytes(batch)),

@@ -20,7 +20,9 @@ Vector fields: NIST LWC KAT Msg, MD and, for cxof, Z (the customization string);
 SHA-3 response files use Msg, MD (or Output for SHAKE) and Len in bits (a Len that is not a multiple of 8
 is a bit-oriented vector, skipped: the API takes bytes).
 Constant-time cases (``ct_lengths``, default [21]) hash messages of those lengths, and check ``update``
-and ``final``/``squeeze`` on a context part-way through a block. ``ctx_public`` names the context's
+(``ct_update_lengths``, default 21 and the longest of ct_lengths) and ``final``/``squeeze`` on a context
+part-way through a block; xof and squeeze also at the output lengths ``ct_out_lengths`` (default none
+besides out_bytes). ``ctx_public`` names the context's
 public bytes: a list of [start, hex] (the bytes at start are that fixed public value, e.g. a fill count
 or a length counter), by default Ascon's: state 40 B and buffered block 8 B, then from byte 48 a fill of
 3 and the context's padding.
@@ -224,17 +226,22 @@ class HashDriver(KindDriver):
         pub = random.Random(f"ct-public/{fw.prim_id}/{public_seed}")
         z = pub.randbytes(5)
         cases = []
-        for n in fw.params.get("ct_lengths", [21]):
+        lengths = fw.params.get("ct_lengths", [21])
+        # every length, and the longest also from and to odd addresses (the byte paths beside word ones)
+        for n, odd in [(n, 0) for n in lengths] + [(max(lengths), 1)]:
             msg = rng.randbytes(n)
             if mode == "hash":
-                cases.append(CtCase("hash", {"out": Buf(size=out_bytes, out=True), "in": Buf(msg),
-                                             "inlen": Int(len(msg), 8)}))
+                cases.append(CtCase("hash", {"out": Buf(size=out_bytes, out=True, misalign=odd),
+                                             "in": Buf(msg, misalign=odd), "inlen": Int(len(msg), 8)}))
             elif mode == "xof":
-                cases.append(CtCase("xof", {"out": Buf(size=out_bytes, out=True), "outlen": out_bytes,
-                                            "in": Buf(msg), "inlen": len(msg)}))
+                cases.append(CtCase("xof", {"out": Buf(size=out_bytes, out=True, misalign=odd), "outlen": out_bytes,
+                                            "in": Buf(msg, misalign=odd), "inlen": len(msg)}))
+                for outlen in fw.params.get("ct_out_lengths", []) if n == 21 else []:
+                    cases.append(CtCase("xof", {"out": Buf(size=outlen, out=True), "outlen": outlen,
+                                                "in": Buf(msg), "inlen": len(msg)}))
             else:
-                cases.append(CtCase("cxof", {"out": Buf(size=out_bytes, out=True), "outlen": out_bytes,
-                                             "in": Buf(msg), "inlen": len(msg), "z": Buf(z), "zlen": len(z)}))
+                cases.append(CtCase("cxof", {"out": Buf(size=out_bytes, out=True, misalign=odd), "outlen": out_bytes,
+                                             "in": Buf(msg, misalign=odd), "inlen": len(msg), "z": Buf(z), "zlen": len(z)}))
         if mode == "xof" and fw.has("hash"):      # the XOF's fixed-length crypto_hash entry point
             msg = rng.randbytes(21)
             cases.append(CtCase("hash", {"out": Buf(size=out_bytes, out=True), "in": Buf(msg),
@@ -246,16 +253,18 @@ class HashDriver(KindDriver):
         ascon = [[48, "0300".ljust(2 * (ctx_bytes - 48), "0")]]   # the fill, then the context's padding
         public = {"ctx": fix_public_bytes(ctx, fw.params.get("ctx_public", ascon))}
         # 21 bytes (the block stays partial) and the longest one-shot length (it fills the block, absorbs
-        # whole blocks and buffers a tail)
-        for n in sorted({21, max(fw.params.get("ct_lengths", [21]))}):
+        # whole blocks and buffers a tail), or the instance's ct_update_lengths (from its context's fill:
+        # also ending exactly on a block boundary, with whole blocks after completing one, and none)
+        for n in fw.params.get("ct_update_lengths", sorted({21, max(fw.params.get("ct_lengths", [21]))})):
             msg = rng.randbytes(n)
             cases.append(CtCase("update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(msg), "inlen": len(msg)},
                                 public))
         if mode == "hash":
             cases.append(CtCase("final", {"ctx": Buf(bytes(ctx)), "out": Buf(size=out_bytes, out=True)}, public))
-        else:
-            cases.append(CtCase("squeeze", {"ctx": Buf(bytes(ctx), out=True), "out": Buf(size=out_bytes, out=True),
-                                            "outlen": out_bytes}, public))
+        else:   # output lengths: the instance's, and ct_out_lengths (partial lanes and blocks)
+            for n in sorted({out_bytes, *fw.params.get("ct_out_lengths", [])}):
+                cases.append(CtCase("squeeze", {"ctx": Buf(bytes(ctx), out=True), "out": Buf(size=n, out=True),
+                                                "outlen": n}, public))
         return cases
 
     # ------------------------------------------------------------------------------------------- run

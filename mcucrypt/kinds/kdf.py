@@ -138,7 +138,7 @@ class KdfDriver(KindDriver):
         hb = fw.params["hash_bytes"]
         ikm, prk = rng.randbytes(22), rng.randbytes(hb)
         n = 2 * hb + 10
-        return [
+        cases = [
             CtCase("extract", {"prk": Buf(size=hb, out=True), "salt": Buf(salt), "saltlen": len(salt),
                                "ikm": Buf(ikm), "ikmlen": len(ikm)}),
             CtCase("expand", {"okm": Buf(size=n, out=True), "okmlen": n, "prk": Buf(prk), "info": Buf(info),
@@ -146,6 +146,20 @@ class KdfDriver(KindDriver):
             CtCase("hkdf", {"okm": Buf(size=n, out=True), "okmlen": n, "salt": Buf(salt), "saltlen": len(salt),
                             "ikm": Buf(ikm), "ikmlen": len(ikm), "info": Buf(info), "infolen": len(info)}),
         ]
+        # the other length classes: salts (the HMAC key) empty, shorter than a word, of a length no word
+        # divides and longer than a block (hashed first), a long IKM; outputs of none, exactly one block,
+        # and one more than the 255 blocks RFC 5869 allows (refused on its public length, nothing written)
+        for s_len, i_len in ((0, 22), (3, 0), (21, 150), (150, 0)):
+            s_, k_ = pub.randbytes(s_len), rng.randbytes(i_len)
+            cases.append(CtCase("extract", {"prk": Buf(size=hb, out=True), "salt": Buf(s_), "saltlen": s_len,
+                                            "ikm": Buf(k_), "ikmlen": i_len}))
+        for m in (0, hb, 255 * hb + 1):
+            cases.append(CtCase("expand", {"okm": Buf(size=min(m, n), out=True), "okmlen": m, "prk": Buf(prk),
+                                           "info": Buf(info), "infolen": len(info)}))
+        m = 255 * hb + 1
+        cases.append(CtCase("hkdf", {"okm": Buf(size=n, out=True), "okmlen": m, "salt": Buf(salt), "saltlen": len(salt),
+                                     "ikm": Buf(ikm), "ikmlen": len(ikm), "info": Buf(info), "infolen": len(info)}))
+        return cases
 
     # ------------------------------------------------------------------------------------------- run
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:

@@ -19,7 +19,9 @@ optional key_bytes (a fixed key length: every key has it, the API has no keylen;
 it), max_random_key (differential key lengths 0..this, default 200: longer than the block, so hashed
 first), max_random_length (message lengths 0..this, default 300), bench_lengths (message lengths
 benchmarked, default [64]: op mac-<n>B with a 32-byte key) and ``ctx_public`` (as in the hash kind: the
-context's public bytes, [start, hex] pairs, for a context holding block_bytes + 21 bytes).
+context's public bytes, [start, hex] pairs, for a context holding block_bytes + 21 bytes); optional
+``ct_lengths``, the message lengths of the constant-time cases besides block_bytes + 21 (default 0, 21,
+block_bytes and three blocks).
 Vector fields: Key, Msg, MD (RFC 4231 and NIST CAVP HMACVS; an MD shorter than tag_bytes is a truncated
 tag, checked through verify and as a prefix of the tag). NIST CAVP CMAC files: Mlen (message bytes; Msg
 is 00 when 0), Tlen (tag bytes), Mac (the tag, as MD) and, in the verification files, Result (P: verify
@@ -208,24 +210,36 @@ class MacDriver(KindDriver):
         def mac(k: bytes, m: bytes) -> CtCase:
             return CtCase("mac", {"out": Buf(size=tag_bytes, out=True), **key_args(fw, "mac", k),
                                   "in": Buf(m), "inlen": len(m)})
-        # every length class of the message (empty, partial, one block, several, several and a partial)
-        cases = [mac(key, rng.randbytes(n)) for n in (0, 21, block, 3 * block)] + [mac(key, msg)]
-        if fixed is None:       # and of the key (shorter than a block, exactly one, longer: hashed first)
-            cases += [mac(rng.randbytes(block + 13), msg), mac(rng.randbytes(block), msg)]
+        # every length class of the message (empty, partial, one block, several, several and a partial;
+        # with ct_lengths, the instance's: e.g. a hash's padding fill classes too)
+        cases = [mac(key, rng.randbytes(n)) for n in p.get("ct_lengths", (0, 21, block, 3 * block))] + [mac(key, msg)]
+        if fixed is None:       # and of the key (shorter than a block, exactly one, longer: hashed first),
+            # the short one also of a length no word divides and shorter than a word (byte-wise copies)
+            cases += [mac(rng.randbytes(n), msg) for n in (block + 13, block, 21, 3)]
         cases.append(CtCase("mac_init", {"ctx": Buf(size=ctx_bytes, out=True), **key_args(fw, "mac_init", key)}))
         ctx = bytearray(rng.randbytes(ctx_bytes))
         public = {"ctx": fix_public_bytes(ctx, p["ctx_public"])}
-        part = rng.randbytes(21)
-        cases.append(CtCase("mac_update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(part), "inlen": len(part)},
-                            public))
+        # the context holds block_bytes + 21 bytes: updates that leave the block partial (0, 21 bytes), end
+        # exactly on a block boundary (after completing it, and two whole blocks later: a mode that keeps
+        # the last full block back, as CMAC does, takes its own path there) and run several blocks and a tail
+        to_boundary = block - 21 % block
+        for n in sorted({0, 21, to_boundary, to_boundary + 2 * block, 3 * block + 21}):
+            part = rng.randbytes(n)
+            cases.append(CtCase("mac_update", {"ctx": Buf(bytes(ctx), out=True), "in": Buf(part), "inlen": n},
+                                public))
         cases.append(CtCase("mac_final", {"ctx": Buf(bytes(ctx), out=True), "out": Buf(size=tag_bytes, out=True)},
                             public))
         tag = fw.call("mac", {"out": Buf(size=tag_bytes, out=True), **key_args(fw, "mac", key),
                               "in": Buf(msg), "inlen": len(msg)}).outputs[0]
         wrong = getattr(rng, "trial", 0) % tag_bytes
         bad = tag[:wrong] + bytes([tag[wrong] ^ (1 << rng.randrange(8))]) + tag[wrong + 1:]
-        for t in (tag, bad):
-            cases.append(CtCase("verify", {"tag": Buf(t), "taglen": len(t), **key_args(fw, "verify", key),
+        shortest = p.get("min_tag_bytes", 4)
+        # the full tag right and wrong, the shortest truncation accepted, and the refusals of a tag length
+        # outside min_tag_bytes..tag_bytes (a public length: refused before anything secret is read)
+        checks = [(tag, len(tag)), (bad, len(bad)), (tag[:shortest], shortest),
+                  (tag[:shortest - 1], shortest - 1), (tag + bytes(1), tag_bytes + 1)]
+        for t, n in checks if shortest < tag_bytes else checks[:2] + checks[3:]:
+            cases.append(CtCase("verify", {"tag": Buf(t), "taglen": n, **key_args(fw, "verify", key),
                                            "in": Buf(msg), "inlen": len(msg)}))
         return cases
 

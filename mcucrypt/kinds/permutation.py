@@ -70,7 +70,13 @@ class PermutationDriver(KindDriver):
 
     def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
         ops = ["permute"] + [op for op in ("interleave", "deinterleave") if fw.has(op)]
-        return [CtCase(op, {"state": Buf(rng.randbytes(fw.params["state_bytes"]), out=True)}) for op in ops]
+        n = fw.params["state_bytes"]
+        # permute on the FIPS 202 layout (any alignment) also on a state at an odd address (a pointer's
+        # alignment is public: its path may differ); the interleaved layout is word-aligned by definition
+        cases = [CtCase(op, {"state": Buf(rng.randbytes(n), out=True)}) for op in ops]
+        if not fw.has("interleave"):
+            cases.append(CtCase("permute", {"state": Buf(rng.randbytes(n), out=True, misalign=1)}))
+        return cases
 
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
         return self.permute(fw, parse_hex("input", opts.input, length=fw.params["state_bytes"]))

@@ -129,11 +129,17 @@ class StreamDriver(KindDriver):
         public = random.Random(f"ct-public/{public_seed}")
         nonce = public.randbytes(fw.params["nonce_bytes"])
         key = rng.randbytes(fw.params["key_bytes"])
-        msg = rng.randbytes(100)
+        block = fw.params["block_bytes"]
+
+        def xor(n: int, counter: int = 7, odd: int = 0) -> CtCase:
+            msg = rng.randbytes(n)
+            return CtCase("xor", {"out": Buf(size=n, out=True, misalign=odd), "in": Buf(msg, misalign=3 * odd),
+                                  "len": n, "key": Buf(key), "nonce": Buf(nonce), "counter": counter})
+        # xor on every length class (empty, one block, a block and a partial one, several and a partial one
+        # from odd addresses: the byte paths), and the refusal on public inputs (a counter that would wrap)
         return [CtCase("block", {"out": Buf(size=fw.params["block_bytes"], out=True), "key": Buf(key),
                                  "nonce": Buf(nonce), "counter": 7}),
-                CtCase("xor", {"out": Buf(size=len(msg), out=True), "in": Buf(msg), "len": len(msg),
-                               "key": Buf(key), "nonce": Buf(nonce), "counter": 7})] + (
+                xor(0), xor(block), xor(100), xor(2 * block + 37, odd=1), xor(block + 1, counter=0xFFFFFFFF)] + (
                 [CtCase("permute", {"out": Buf(size=fw.params["block_bytes"], out=True),
                                     "in": Buf(rng.randbytes(fw.params["block_bytes"]))})]
                 if fw.has("permute") else [])
