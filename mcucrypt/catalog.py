@@ -19,7 +19,7 @@ from .build import impl_define
 from .targets import ROOT, TARGETS
 
 CRYPTO_DIR = ROOT / "crypto"
-KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "hash", "mac", "kdf", "suite", "dh")
+KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "hash", "mac", "kdf", "suite", "dh", "kem")
 
 
 class CatalogError(Exception):
