@@ -139,3 +139,29 @@ def test_cli_run_round_trip_and_refusals():
     assert proc.returncode == 2 and "hash check" in proc.stderr
     proc = _run("mlkem512", "--target", "host", "--impl", "ref", "--key", ek[:-1].hex(), "--input", m.hex())
     assert proc.returncode == 2 and "expected 800 bytes" in proc.stderr
+
+
+# -- the constant-time checker catches ML-KEM's two known leak classes (tests/fixtures/crypto/ctkem) ------
+
+FIXTURES = load_catalog(ROOT / "tests" / "fixtures" / "crypto")
+# implementation -> {board: (finding kind, where: a symbol part)}
+CT_LEAKS = {
+    # KyberSlash: a secret coefficient divided by q (E31 DIVU, Cortex-M3 UDIV, avr-gcc's libgcc loop)
+    "kyberslash": {"rv32": ("variable-latency", "kyberslash_decaps"), "armv7m": ("variable-latency", "kyberslash_decaps"),
+                   "avr": ("branch", "__udivmodsi4")},
+    # a branch the compiler made from a branch-free select in the message decoding
+    "msg-branch": dict.fromkeys(("rv32", "armv7m", "avr"), ("branch", "msg_branch_decaps")),
+}
+
+
+@pytest.mark.parametrize("target", ["rv32", "armv7m", "avr"])
+def test_taint_catches_kyberslash_and_a_compiler_made_branch(target):
+    from mcucrypt import ct
+    for impl, expected in CT_LEAKS.items():
+        kind, where = expected[target]
+        report = ct.check(Firmware(FIXTURES.implementation("mlkem512", impl), "mlkem512", target), mode="taint", seed=1)
+        assert report.verdict == "fail", report.summary()
+        hits = [f for f in report.findings if f.kind == kind and where in f.symbol and f.op == "decaps"]
+        assert hits and hits[0].secrets == ["dk"], report.summary()
+    good = ct.check(Firmware(FIXTURES.implementation("mlkem512", "good"), "mlkem512", target), mode="taint", seed=1)
+    assert good.verdict == "pass" and not good.findings, good.summary()

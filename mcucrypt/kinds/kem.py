@@ -25,7 +25,8 @@ ciphertext (an ML-KEM operation is millions of simulated cycles), MCUCRYPT_FULL=
 Constant time (no declassification: ML-KEM makes nothing secret public). Secrets: keygen's d and z;
 encaps's m; decaps's dk, except its ek and H(ek) (public by the standard, marked as public bytes of the
 secret buffer: the hash check and the re-encryption's matrix read them). Cases: keygen; encaps; decaps
-of a valid ciphertext and of a rejected one.
+of a valid ciphertext and of a rejected one; and the two refusals (an ek failing the modulus check, a dk
+failing the hash check: their verdicts depend on public bytes only).
 """
 from __future__ import annotations
 
@@ -274,7 +275,16 @@ class KemDriver(KindDriver):
         for ct in (ct_valid, ct_other):
             cases.append(CtCase("decaps", {"ss": Buf(size=32, out=True), "ct": Buf(ct), "dk": Buf(dk)},
                                 public_bytes=dk_public))
-        return cases
+        # the refusals: an ek with a coefficient >= q (its first, 0xFFF), a dk whose h is not H(ek)
+        bad_ek = bytearray(ek_pub)
+        bad_ek[0], bad_ek[1] = 0xFF, bad_ek[1] | 0x0F
+        cases.append(CtCase("encaps", {"ct": Buf(size=p["ct_bytes"], out=True), "ss": Buf(size=32, out=True),
+                                       "ek": Buf(bytes(bad_ek)), "m": Buf(m)}))
+        bad_dk = bytearray(dk)
+        bad_dk[768 * k + 32] ^= 1
+        cases.append(CtCase("decaps", {"ss": Buf(size=32, out=True), "ct": Buf(ct_other), "dk": Buf(bytes(bad_dk))},
+                            public_bytes=dk_public))
+        return [c for c in cases if fw.has(c.op)]   # (the checker's fixtures export decaps alone)
 
     def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
         """`mcucrypt run mlkemN`: --key D|Z (64 bytes): keygen, output ek | dk; --key EK --input M:

@@ -11,7 +11,8 @@
  * Sizes (bytes): ek 384k + 32, dk 768k + 96, ct 32(du k + dv), ss 32.
  *
  * Constant time (checked by `mcucrypt ct` on the boards, docs/mlkem.md):
- * - arithmetic mod q = 3329 by Montgomery (products) and Barrett (sums) reductions: multiplications, shifts
+ * - arithmetic mod q = 3329 unsigned, canonical after every operation: Montgomery products and masked
+ *   subtractions of q (sums): multiplications, shifts
  *   and masks only, never a division of a secret (KyberSlash); the compressions divide by q as a product
  *   with a 32-bit reciprocal taken in 16-bit halves (mulhi32: the Cortex-M3's UMULL is variable-latency);
  * - the message bits are decoded arithmetically (compress_d with d = 1: a product and a shift) and
@@ -23,19 +24,22 @@
  *   iterations of Algorithm 7's loop, the bound FIPS 203 Appendix B allows) with a branch-free acceptance;
  *   its stores go to the position the accepted count gives (secret-indexed SRAM: `constant_time:
  *   cacheless`, the same time on these cacheless cores).
- * Memory: polynomials are 256 int16_t; the secret vector and the public vector are kept packed in the output
+ * Memory: polynomials are 256 uint16_t; the secret vector and the public vector are kept packed in the output
  * key buffers (12 bits per coefficient) and decoded when used; the matrix is generated an entry at a time.
  */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-
 #include "mcucrypt/ns.h"
+#include "mcucrypt/wipe.h"
 #include "../../sha3/ref/sha3.h"
+
+/* freestanding builds: the compiler's own copies (inline or the board's), mcu_wipe for secrets */
+#define memcpy __builtin_memcpy
+#define memset __builtin_memset
 
 #define Q 3329
 #define N 256
-#define QINV 62209u          /* q^-1 mod 2^16 */
+#define QINV_NEG 3327u       /* -q^-1 mod 2^16 */
 #define MONT_R2 1353         /* 2^32 mod q: fqmul(x, MONT_R2) = x 2^16 mod q */
 #define INV_NTT_F 1441       /* 2^32 / 128 mod q: the inverse NTT's scaling, undoing basemul's 2^-16 */
 #define SAMPLE_BLOCKS_CT 5   /* key generation's sampler: 5 x 168 bytes = 280 iterations of Algorithm 7 */
@@ -45,100 +49,110 @@
 #define RATE_SHA3_256 136
 #define RATE_SHA3_512 72
 
+/* Coefficients are unsigned and canonical, in [0, q), after every operation: no signed arithmetic, so no
+ * sign extension (avr-gcc extends a signed byte with a skip on its sign bit) and no signed multiplication
+ * (libgcc's __mulhisi3 on AVR branches on the signs). */
 typedef struct {
-    int16_t c[N];
+    uint16_t c[N];
 } poly;
 
 typedef struct {
     unsigned k, eta1, du, dv;     /* eta2 is 2 in every parameter set */
 } params;
 
-/* zeta^BitRev7(i) 2^16 mod q, centred (FIPS 203 Appendix A in the Montgomery domain) */
-static const int16_t ZETAS[128] = {
-    -1044, -758, -359, -1517, 1493, 1422, 287, 202, -171, 622, 1577, 182, 962, -1202, -1474, 1468,
-    573, -1325, 264, 383, -829, 1458, -1602, -130, -681, 1017, 732, 608, -1542, 411, -205, -1571,
-    1223, 652, -552, 1015, -1293, 1491, -282, -1544, 516, -8, -320, -666, -1618, -1162, 126, 1469,
-    -853, -90, -271, 830, 107, -1421, -247, -951, -398, 961, -1508, -725, 448, -1065, 677, -1275,
-    -1103, 430, 555, 843, -1251, 871, 1550, 105, 422, 587, 177, -235, -291, -460, 1574, 1653,
-    -246, 778, 1159, -147, -777, 1483, -602, 1119, -1590, 644, -872, 349, 418, 329, -156, -75,
-    817, 1097, 603, 610, 1322, -1285, -1465, 384, -1215, -136, 1218, -1335, -874, 220, -1187, -1659,
-    -1185, -1530, -1278, 794, -1510, -854, -870, 478, -108, -308, 996, 991, 958, -1460, 1522, 1628,
+/* The parameter sets' ranges, told to the compiler: no zero-trip paths for the loops over k, du and dv
+ * (code no call could run, which the constant-time coverage would report) */
+#define ASSUME_PARAMS(P)                                                                                     \
+    do {                                                                                                     \
+        if ((P)->k < 2 || (P)->k > 4 || (P)->du < 10 || (P)->du > 11 || (P)->dv < 4 || (P)->dv > 5) {       \
+            __builtin_unreachable();                                                                         \
+        }                                                                                                    \
+    } while (0)
+
+/* zeta^BitRev7(i) 2^16 mod q (FIPS 203 Appendix A in the Montgomery domain) */
+static const uint16_t ZETAS[128] = {
+    2285, 2571, 2970, 1812, 1493, 1422, 287, 202, 3158, 622, 1577, 182, 962, 2127, 1855, 1468,
+    573, 2004, 264, 383, 2500, 1458, 1727, 3199, 2648, 1017, 732, 608, 1787, 411, 3124, 1758,
+    1223, 652, 2777, 1015, 2036, 1491, 3047, 1785, 516, 3321, 3009, 2663, 1711, 2167, 126, 1469,
+    2476, 3239, 3058, 830, 107, 1908, 3082, 2378, 2931, 961, 1821, 2604, 448, 2264, 677, 2054,
+    2226, 430, 555, 843, 2078, 871, 1550, 105, 422, 587, 177, 3094, 3038, 2869, 1574, 1653,
+    3083, 778, 1159, 3182, 2552, 1483, 2727, 1119, 1739, 644, 2457, 349, 418, 329, 3173, 3254,
+    817, 1097, 603, 610, 1322, 2044, 1864, 384, 2114, 3193, 1218, 1994, 2455, 220, 2142, 1670,
+    2144, 1799, 2051, 794, 1819, 2475, 2459, 478, 3221, 3021, 996, 991, 958, 1869, 1522, 1628,
 };
 
 /* -- arithmetic mod q ------------------------------------------------------------------------------- */
 
-/* a 2^-16 mod q in (-q, q), for |a| < q 2^15 */
-static int16_t mont_reduce(int32_t a)
+/* x - q when x >= q, for x < 2q < 2^15: the borrow's sign bit as a mask */
+static uint16_t csubq(uint16_t x)
 {
-    int16_t t = (int16_t)(uint16_t)((uint32_t)a * QINV);
-    return (int16_t)((a - (int32_t)t * Q) >> 16);
+    x = (uint16_t)(x - Q);
+    return (uint16_t)(x + (Q & (0u - (uint16_t)(x >> 15))));
 }
 
-static int16_t fqmul(int16_t a, int16_t b)
+static uint16_t addq(uint16_t a, uint16_t b)
 {
-    return mont_reduce((int32_t)a * b);
+    return csubq((uint16_t)(a + b));
 }
 
-/* a mod q, centred in [-(q-1)/2, (q-1)/2] */
-static int16_t barrett_reduce(int16_t a)
+static uint16_t subq(uint16_t a, uint16_t b)
 {
-    const int32_t v = ((1 << 26) + Q / 2) / Q;
-    int16_t t = (int16_t)(((int32_t)v * a + (1 << 25)) >> 26);
-    return (int16_t)(a - t * Q);
+    return csubq((uint16_t)(a + Q - b));
 }
 
-/* a mod q in [0, q) */
-static int16_t freeze(int16_t a)
+/* a b 2^-16 mod q in [0, q) for a, b < q (unsigned Montgomery: (ab + tq) / 2^16 < 2q, one subtraction) */
+static uint16_t fqmul(uint16_t a, uint16_t b)
 {
-    a = barrett_reduce(a);
-    return (int16_t)(a + ((a >> 15) & Q));
+    uint32_t ab = (uint32_t)a * b;
+    uint16_t t = (uint16_t)((uint16_t)ab * QINV_NEG);
+    return csubq((uint16_t)((ab + (uint32_t)t * Q) >> 16));
 }
 
 /* the high word of a 32 x 32-bit product from four 16 x 16-bit ones (MUL only: constant time on the M3) */
 static uint32_t mulhi32(uint32_t a, uint32_t b)
 {
-    uint32_t al = a & 0xFFFF, ah = a >> 16, bl = b & 0xFFFF, bh = b >> 16;
-    uint32_t lo = al * bl, m1 = al * bh, m2 = ah * bl, hi = ah * bh;
+    uint16_t al = (uint16_t)a, ah = (uint16_t)(a >> 16), bl = (uint16_t)b, bh = (uint16_t)(b >> 16);
+    uint32_t lo = (uint32_t)al * bl, m1 = (uint32_t)al * bh, m2 = (uint32_t)ah * bl, hi = (uint32_t)ah * bh;
     uint32_t mid = (lo >> 16) + (m1 & 0xFFFF) + (m2 & 0xFFFF);
     return hi + (m1 >> 16) + (m2 >> 16) + (mid >> 16);
 }
 
 /* Compress_d(x) = round(2^d x / q) mod 2^d for x in [0, q) (section 4.2.1): (2^d x + q/2) / q as a product
  * with ceil(2^32 / q) (exact for every x and d = 1, 4, 5, 10; d = 11 adds 1664 and takes 2^32 / q + 1) */
-static uint32_t compress(int16_t x, unsigned d)
+static uint32_t compress(uint16_t x, unsigned d)
 {
-    uint32_t n = ((uint32_t)(uint16_t)x << d) + (d == 11 ? 1664u : 1665u);
+    uint32_t n = ((uint32_t)x << d) + (d == 11 ? 1664u : 1665u);
     return mulhi32(n, d == 11 ? 1290168u : 1290167u) & ((1u << d) - 1);
 }
 
-static int16_t decompress(uint32_t y, unsigned d)
+static uint16_t decompress(uint32_t y, unsigned d)
 {
-    return (int16_t)((y * Q + (1u << (d - 1))) >> d);
+    return (uint16_t)((y * Q + (1u << (d - 1))) >> d);
 }
 
 /* -- polynomials ------------------------------------------------------------------------------------ */
 
 static void poly_zero(poly *p)
 {
-    memset(p, 0, sizeof *p);
+    for (unsigned j = 0; j < N; j++) {
+        p->c[j] = 0;
+    }
 }
 
-/* Algorithm 9, in place; input coefficients below q in absolute value, output centred */
+/* Algorithm 9, in place */
 static void poly_ntt(poly *p)
 {
     unsigned i = 1;
     for (unsigned len = 128; len >= 2; len >>= 1) {
         for (unsigned start = 0; start < N; start += 2 * len) {
-            int16_t zeta = ZETAS[i++];
-            for (unsigned j = start; j < start + len; j++) {
-                int16_t t = fqmul(zeta, p->c[j + len]);
-                p->c[j + len] = (int16_t)(p->c[j] - t);
-                p->c[j] = (int16_t)(p->c[j] + t);
+            uint16_t zeta = ZETAS[i++];
+            for (unsigned n = 0; n < len; n++) {    /* (no zero-trip path: len >= 2) */
+                unsigned j = start + n;
+                uint16_t t = fqmul(zeta, p->c[j + len]);
+                p->c[j + len] = subq(p->c[j], t);
+                p->c[j] = addq(p->c[j], t);
             }
         }
-    }
-    for (unsigned j = 0; j < N; j++) {
-        p->c[j] = barrett_reduce(p->c[j]);
     }
 }
 
@@ -148,11 +162,12 @@ static void poly_invntt(poly *p)
     unsigned i = 127;
     for (unsigned len = 2; len <= 128; len <<= 1) {
         for (unsigned start = 0; start < N; start += 2 * len) {
-            int16_t zeta = ZETAS[i--];
-            for (unsigned j = start; j < start + len; j++) {
-                int16_t t = p->c[j];
-                p->c[j] = barrett_reduce((int16_t)(t + p->c[j + len]));
-                p->c[j + len] = fqmul(zeta, (int16_t)(p->c[j + len] - t));
+            uint16_t zeta = ZETAS[i--];
+            for (unsigned n = 0; n < len; n++) {
+                unsigned j = start + n;
+                uint16_t t = p->c[j];
+                p->c[j] = addq(t, p->c[j + len]);
+                p->c[j + len] = fqmul(zeta, subq(p->c[j + len], t));
             }
         }
     }
@@ -161,19 +176,19 @@ static void poly_invntt(poly *p)
     }
 }
 
-/* r += a o b (Algorithms 11 and 12), each product with the Montgomery factor 2^-16; r stays centred */
+/* r += a o b (Algorithms 11 and 12), each product with the Montgomery factor 2^-16 */
 static void poly_basemul_acc(poly *r, const poly *a, const poly *b)
 {
     for (unsigned i = 0; i < 64; i++) {
-        int16_t zeta = ZETAS[64 + i];
+        uint16_t zeta = ZETAS[64 + i];
         for (unsigned h = 0; h < 2; h++) {
             unsigned j = 4 * i + 2 * h;
-            int16_t g = h ? (int16_t)-zeta : zeta;
-            int16_t a0 = a->c[j], a1 = a->c[j + 1], b0 = b->c[j], b1 = b->c[j + 1];
-            int16_t c0 = (int16_t)(fqmul(fqmul(a1, b1), g) + fqmul(a0, b0));
-            int16_t c1 = (int16_t)(fqmul(a0, b1) + fqmul(a1, b0));
-            r->c[j] = barrett_reduce((int16_t)(r->c[j] + c0));
-            r->c[j + 1] = barrett_reduce((int16_t)(r->c[j + 1] + c1));
+            uint16_t g = h ? (uint16_t)(Q - zeta) : zeta;     /* gamma = +-zeta (zeta is never 0) */
+            uint16_t a0 = a->c[j], a1 = a->c[j + 1], b0 = b->c[j], b1 = b->c[j + 1];
+            uint16_t c0 = addq(fqmul(fqmul(a1, b1), g), fqmul(a0, b0));
+            uint16_t c1 = addq(fqmul(a0, b1), fqmul(a1, b0));
+            r->c[j] = addq(r->c[j], c0);
+            r->c[j + 1] = addq(r->c[j + 1], c1);
         }
     }
 }
@@ -181,7 +196,7 @@ static void poly_basemul_acc(poly *r, const poly *a, const poly *b)
 static void poly_add(poly *r, const poly *a)
 {
     for (unsigned j = 0; j < N; j++) {
-        r->c[j] = barrett_reduce((int16_t)(r->c[j] + a->c[j]));
+        r->c[j] = addq(r->c[j], a->c[j]);
     }
 }
 
@@ -192,27 +207,25 @@ static void poly_tomont(poly *r)
     }
 }
 
-/* ByteEncode_12 (Algorithm 5) of the canonical coefficients */
+/* ByteEncode_12 (Algorithm 5) */
 static void poly_tobytes(uint8_t *out, const poly *a)
 {
     for (unsigned i = 0; i < N / 2; i++) {
-        uint16_t x = (uint16_t)freeze(a->c[2 * i]), y = (uint16_t)freeze(a->c[2 * i + 1]);
+        uint16_t x = a->c[2 * i], y = a->c[2 * i + 1];
         out[3 * i] = (uint8_t)x;
         out[3 * i + 1] = (uint8_t)((x >> 8) | (y << 4));
         out[3 * i + 2] = (uint8_t)(y >> 4);
     }
 }
 
-/* ByteDecode_12 (Algorithm 6): 12-bit values reduced mod q (one conditional subtraction, as a mask) */
+/* ByteDecode_12 (Algorithm 6): 12-bit values reduced mod q (below 2q: one masked subtraction) */
 static void poly_frombytes(poly *r, const uint8_t *in)
 {
     for (unsigned i = 0; i < N / 2; i++) {
-        int16_t x = (int16_t)(in[3 * i] | ((in[3 * i + 1] & 0x0F) << 8));
-        int16_t y = (int16_t)((in[3 * i + 1] >> 4) | (in[3 * i + 2] << 4));
-        x = (int16_t)(x - Q);
-        y = (int16_t)(y - Q);
-        r->c[2 * i] = (int16_t)(x + ((x >> 15) & Q));
-        r->c[2 * i + 1] = (int16_t)(y + ((y >> 15) & Q));
+        uint16_t x = (uint16_t)(in[3 * i] | ((in[3 * i + 1] & 0x0Fu) << 8));
+        uint16_t y = (uint16_t)((in[3 * i + 1] >> 4) | ((uint16_t)in[3 * i + 2] << 4));
+        r->c[2 * i] = csubq(x);
+        r->c[2 * i + 1] = csubq(y);
     }
 }
 
@@ -222,7 +235,7 @@ static void poly_compress(uint8_t *out, const poly *a, unsigned d)
     uint32_t acc = 0;
     unsigned bits = 0, o = 0;
     for (unsigned j = 0; j < N; j++) {
-        acc |= compress(freeze(a->c[j]), d) << bits;
+        acc |= compress(a->c[j], d) << bits;
         bits += d;
         while (bits >= 8) {
             out[o++] = (uint8_t)acc;
@@ -253,8 +266,8 @@ static void poly_frommsg(poly *r, const uint8_t *m)
 {
     for (unsigned i = 0; i < 32; i++) {
         for (unsigned b = 0; b < 8; b++) {
-            uint16_t bit = (uint16_t)((m[i] >> b) & 1);
-            r->c[8 * i + b] = (int16_t)((uint16_t)(0u - bit) & ((Q + 1) / 2));
+            uint16_t bit = (uint16_t)((m[i] >> b) & 1u);
+            r->c[8 * i + b] = (uint16_t)((0u - bit) & ((Q + 1) / 2));
         }
     }
 }
@@ -265,7 +278,7 @@ static void poly_tomsg(uint8_t *m, const poly *a)
     for (unsigned i = 0; i < 32; i++) {
         uint8_t byte = 0;
         for (unsigned b = 0; b < 8; b++) {
-            byte |= (uint8_t)(compress(freeze(a->c[8 * i + b]), 1) << b);
+            byte |= (uint8_t)(compress(a->c[8 * i + b], 1) << b);
         }
         m[i] = byte;
     }
@@ -292,8 +305,7 @@ static void hash2(uint8_t *out, size_t outlen, unsigned rate, uint8_t suffix,
     pos = absorb(&st, rate, pos, b, blen);
     MCU_FN(sha3, sponge_finalize)((uint8_t *)st.s, rate, pos, suffix);
     MCU_FN(sha3, sponge_squeeze)((uint8_t *)st.s, rate, rate, out, outlen);
-    memset(&st, 0, sizeof st);
-    __asm__ volatile("" : : "r"(&st) : "memory");
+    mcu_wipe(&st, sizeof st);
 }
 
 #define H(out, in, n) hash2(out, 32, RATE_SHA3_256, SHA3_SUFFIX_SHA3, in, n, NULL, 0)
@@ -309,20 +321,19 @@ static void poly_noise(poly *r, const uint8_t seed[32], uint8_t nonce, unsigned 
         for (unsigned i = 0; i < N / 2; i++) {   /* a byte: two coefficients of 2 + 2 bits */
             unsigned t = buf[i];
             unsigned s = (t & 0x55) + ((t >> 1) & 0x55);
-            r->c[2 * i] = (int16_t)((int)(s & 3) - (int)((s >> 2) & 3));
-            r->c[2 * i + 1] = (int16_t)((int)((s >> 4) & 3) - (int)((s >> 6) & 3));
+            r->c[2 * i] = csubq((uint16_t)((s & 3) + Q - ((s >> 2) & 3)));
+            r->c[2 * i + 1] = csubq((uint16_t)(((s >> 4) & 3) + Q - ((s >> 6) & 3)));
         }
     } else {
         for (unsigned i = 0; i < N / 4; i++) {   /* three bytes: four coefficients of 3 + 3 bits */
             uint32_t t = (uint32_t)buf[3 * i] | ((uint32_t)buf[3 * i + 1] << 8) | ((uint32_t)buf[3 * i + 2] << 16);
             uint32_t s = (t & 0x249249) + ((t >> 1) & 0x249249) + ((t >> 2) & 0x249249);
             for (unsigned j = 0; j < 4; j++) {
-                r->c[4 * i + j] = (int16_t)((int)((s >> (6 * j)) & 7) - (int)((s >> (6 * j + 3)) & 7));
+                r->c[4 * i + j] = csubq((uint16_t)(((s >> (6 * j)) & 7) + Q - ((s >> (6 * j + 3)) & 7)));
             }
         }
     }
-    memset(buf, 0, sizeof buf);
-    __asm__ volatile("" : : "r"(buf) : "memory");
+    mcu_wipe(buf, sizeof buf);
 }
 
 static void xof_init(sponge *st, const uint8_t rho[32], uint8_t j, uint8_t i)
@@ -342,16 +353,16 @@ static void poly_sample_public(poly *r, const uint8_t rho[32], uint8_t j, uint8_
     const uint8_t *b = (const uint8_t *)block;
     unsigned ctr = 0;
     xof_init(&st, rho, j, i);
-    while (ctr < N) {
+    while (ctr < N) {     /* a whole block at a time: the candidates beyond the 256th are dropped */
         MCU_FN(sha3, sponge_squeezeblocks)((uint8_t *)st.s, RATE_SHAKE128, (uint8_t *)block, 1);
-        for (unsigned p = 0; p < RATE_SHAKE128 && ctr < N; p += 3) {
-            uint16_t d1 = (uint16_t)(b[p] | ((b[p + 1] & 0x0F) << 8));
-            uint16_t d2 = (uint16_t)((b[p + 1] >> 4) | (b[p + 2] << 4));
-            if (d1 < Q) {
-                r->c[ctr++] = (int16_t)d1;
+        for (unsigned p = 0; p < RATE_SHAKE128; p += 3) {
+            uint16_t d1 = (uint16_t)(b[p] | ((b[p + 1] & 0x0Fu) << 8));
+            uint16_t d2 = (uint16_t)((b[p + 1] >> 4) | ((uint16_t)b[p + 2] << 4));
+            if (d1 < Q && ctr < N) {
+                r->c[ctr++] = d1;
             }
             if (d2 < Q && ctr < N) {
-                r->c[ctr++] = (int16_t)d2;
+                r->c[ctr++] = d2;
             }
         }
     }
@@ -366,26 +377,27 @@ static int poly_sample_ct(poly *r, const uint8_t rho[32], uint8_t j, uint8_t i)
     sponge st;
     uint32_t block[RATE_SHAKE128 / 4];
     const uint8_t *b = (const uint8_t *)block;
-    uint32_t ctr = 0;
+    uint16_t ctr = 0;
     xof_init(&st, rho, j, i);
     for (unsigned blk = 0; blk < SAMPLE_BLOCKS_CT; blk++) {
         MCU_FN(sha3, sponge_squeezeblocks)((uint8_t *)st.s, RATE_SHAKE128, (uint8_t *)block, 1);
         for (unsigned p = 0; p < RATE_SHAKE128; p += 3) {
-            uint32_t d[2];
-            d[0] = (uint32_t)b[p] | (((uint32_t)b[p + 1] & 0x0F) << 8);
-            d[1] = ((uint32_t)b[p + 1] >> 4) | ((uint32_t)b[p + 2] << 4);
+            uint16_t d[2];
+            d[0] = (uint16_t)(b[p] | ((b[p + 1] & 0x0Fu) << 8));
+            d[1] = (uint16_t)((b[p + 1] >> 4) | ((uint16_t)b[p + 2] << 4));
             for (unsigned h = 0; h < 2; h++) {
-                uint32_t take = ((d[h] - Q) >> 31) & ((ctr - N) >> 31);   /* d < q and ctr < 256 */
-                uint32_t mask = 0u - take;
-                int16_t *slot = &r->c[ctr & (N - 1)];
-                *slot = (int16_t)(((uint32_t)(uint16_t)*slot & ~mask) | (d[h] & mask));
-                ctr += take;
+                /* d < q and ctr < 256, from the borrows' sign bits (16-bit: avr-gcc tests the sign bit of a
+                 * 32-bit value with a skip) */
+                uint16_t take = (uint16_t)((uint16_t)(d[h] - Q) >> 15) & (uint16_t)((uint16_t)(ctr - N) >> 15);
+                uint16_t mask = (uint16_t)(0u - take);
+                uint16_t *slot = &r->c[ctr & (N - 1)];
+                *slot = (uint16_t)((*slot & ~mask) | (d[h] & mask));
+                ctr = (uint16_t)(ctr + take);
             }
         }
     }
-    memset(&st, 0, sizeof st);
-    __asm__ volatile("" : : "r"(&st) : "memory");
-    return (int)(0u - (((ctr - N) >> 31) & 1u));
+    mcu_wipe(&st, sizeof st);
+    return -(int)((uint16_t)(ctr - N) >> 15);
 }
 
 /* -- K-PKE and ML-KEM (sections 5-7) ------------------------------------------------------------------- */
@@ -394,6 +406,7 @@ static int poly_sample_ct(poly *r, const uint8_t rho[32], uint8_t j, uint8_t i)
 static int keygen(const params *P, uint8_t *ek, uint8_t *dk, const uint8_t *d, const uint8_t *z)
 {
     const unsigned k = P->k;
+    ASSUME_PARAMS(P);
     uint8_t seeds[64];                 /* rho | sigma */
     uint8_t kb = (uint8_t)k;
     poly acc, a, s;
@@ -422,10 +435,9 @@ static int keygen(const params *P, uint8_t *ek, uint8_t *dk, const uint8_t *d, c
     memcpy(dk + 384 * k, ek, 384 * k + 32);
     H(dk + 768 * k + 32, ek, 384 * k + 32);
     memcpy(dk + 768 * k + 64, z, 32);
-    memset(seeds, 0, sizeof seeds);
-    memset(&s, 0, sizeof s);
-    memset(&acc, 0, sizeof acc);
-    __asm__ volatile("" : : "r"(seeds), "r"(&s), "r"(&acc) : "memory");
+    mcu_wipe(seeds, sizeof seeds);
+    mcu_wipe(&s, sizeof s);
+    mcu_wipe(&acc, sizeof acc);
     return fail;
 }
 
@@ -435,6 +447,7 @@ static uint8_t encrypt(const params *P, uint8_t *c, const uint8_t *cmp, const ui
                        const uint8_t m[32], const uint8_t r[32])
 {
     const unsigned k = P->k;
+    ASSUME_PARAMS(P);
     const uint8_t *rho = ek + 384 * k;
     poly y[4], acc, a;
     uint8_t piece[32 * 11];
@@ -455,9 +468,10 @@ static uint8_t encrypt(const params *P, uint8_t *c, const uint8_t *cmp, const ui
         poly_add(&acc, &a);
         poly_compress(piece, &acc, P->du);
         if (cmp) {
-            for (unsigned t = 0; t < 32 * P->du; t++) {
+            unsigned t = 0;
+            do {                           /* (do-while: no zero-trip path, 32 du bytes) */
                 diff |= (uint8_t)(piece[t] ^ cmp[32 * P->du * i + t]);
-            }
+            } while (++t < 32 * P->du);
         } else {
             memcpy(c + 32 * P->du * i, piece, 32 * P->du);
         }
@@ -474,17 +488,17 @@ static uint8_t encrypt(const params *P, uint8_t *c, const uint8_t *cmp, const ui
     poly_add(&acc, &a);
     poly_compress(piece, &acc, P->dv);
     if (cmp) {
-        for (unsigned t = 0; t < 32 * P->dv; t++) {
+        unsigned t = 0;
+        do {
             diff |= (uint8_t)(piece[t] ^ cmp[32 * P->du * k + t]);
-        }
+        } while (++t < 32 * P->dv);
     } else {
         memcpy(c + 32 * P->du * k, piece, 32 * P->dv);
     }
-    memset(y, 0, sizeof y);
-    memset(&acc, 0, sizeof acc);
-    memset(&a, 0, sizeof a);
-    memset(piece, 0, sizeof piece);
-    __asm__ volatile("" : : "r"(y), "r"(&acc), "r"(&a), "r"(piece) : "memory");
+    mcu_wipe(y, sizeof y);
+    mcu_wipe(&acc, sizeof acc);
+    mcu_wipe(&a, sizeof a);
+    mcu_wipe(piece, sizeof piece);
     return diff;
 }
 
@@ -492,6 +506,7 @@ static uint8_t encrypt(const params *P, uint8_t *c, const uint8_t *cmp, const ui
 static void decrypt(const params *P, uint8_t m[32], const uint8_t *dk_pke, const uint8_t *c)
 {
     const unsigned k = P->k;
+    ASSUME_PARAMS(P);
     poly acc, u, s;
     poly_zero(&acc);
     for (unsigned i = 0; i < k; i++) {
@@ -503,25 +518,26 @@ static void decrypt(const params *P, uint8_t m[32], const uint8_t *dk_pke, const
     poly_invntt(&acc);
     poly_decompress(&u, c + 32 * P->du * k, P->dv);
     for (unsigned j = 0; j < N; j++) {
-        u.c[j] = barrett_reduce((int16_t)(u.c[j] - acc.c[j]));
+        u.c[j] = subq(u.c[j], acc.c[j]);
     }
     poly_tomsg(m, &u);
-    memset(&acc, 0, sizeof acc);
-    memset(&u, 0, sizeof u);
-    memset(&s, 0, sizeof s);
-    __asm__ volatile("" : : "r"(&acc), "r"(&u), "r"(&s) : "memory");
+    mcu_wipe(&acc, sizeof acc);
+    mcu_wipe(&u, sizeof u);
+    mcu_wipe(&s, sizeof s);
 }
 
-/* Section 7.2's modulus check: every 12-bit value of ek's t_hat below q (ek is public: plain comparisons) */
+/* Section 7.2's modulus check: every 12-bit value of ek's t_hat below q (ek is public; one verdict at the end) */
 static int ek_modulus_ok(const params *P, const uint8_t *ek)
 {
-    for (unsigned i = 0; i < 128 * P->k; i++) {
+    const unsigned k = P->k;
+    ASSUME_PARAMS(P);
+    unsigned over = 0;                     /* the sign bits of q - 1 - x: set for x >= q */
+    for (unsigned i = 0; i < 128 * k; i++) {
         const uint8_t *p = ek + 3 * i;
-        if ((p[0] | ((p[1] & 0x0F) << 8)) >= Q || ((p[1] >> 4) | (p[2] << 4)) >= Q) {
-            return 0;
-        }
+        unsigned x = p[0] | ((p[1] & 0x0Fu) << 8), y = (p[1] >> 4) | ((unsigned)p[2] << 4);
+        over |= (unsigned)(Q - 1 - x) | (unsigned)(Q - 1 - y);
     }
-    return 1;
+    return !((uint16_t)over >> 15);
 }
 
 /* Algorithm 17 */
@@ -536,8 +552,7 @@ static int encaps(const params *P, uint8_t *ct, uint8_t *ss, const uint8_t *ek, 
     G(kr, m, 32, h, 32);
     encrypt(P, ct, NULL, ek, m, kr + 32);
     memcpy(ss, kr, 32);
-    memset(kr, 0, sizeof kr);
-    __asm__ volatile("" : : "r"(kr) : "memory");
+    mcu_wipe(kr, sizeof kr);
     return 0;
 }
 
@@ -545,6 +560,7 @@ static int encaps(const params *P, uint8_t *ct, uint8_t *ss, const uint8_t *ek, 
 static int decaps(const params *P, uint8_t *ss, const uint8_t *ct, const uint8_t *dk)
 {
     const unsigned k = P->k, ek_bytes = 384 * k + 32, ct_bytes = 32 * (P->du * k + P->dv);
+    ASSUME_PARAMS(P);
     const uint8_t *dk_pke = dk, *ek = dk + 384 * k, *h = dk + 768 * k + 32, *z = dk + 768 * k + 64;
     uint8_t hh[32], m[32], kr[64], kbar[32];
     uint8_t bad = 0;
@@ -565,10 +581,9 @@ static int decaps(const params *P, uint8_t *ss, const uint8_t *ct, const uint8_t
     for (unsigned t = 0; t < 32; t++) {
         ss[t] = (uint8_t)((kr[t] & (uint8_t)~mask) | (kbar[t] & mask));
     }
-    memset(m, 0, sizeof m);
-    memset(kr, 0, sizeof kr);
-    memset(kbar, 0, sizeof kbar);
-    __asm__ volatile("" : : "r"(m), "r"(kr), "r"(kbar) : "memory");
+    mcu_wipe(m, sizeof m);
+    mcu_wipe(kr, sizeof kr);
+    mcu_wipe(kbar, sizeof kbar);
     return 0;
 }
 
