@@ -92,7 +92,10 @@ class KemDriver(KindDriver):
     secret = {"keygen": ("d", "z"), "encaps": ("m",), "decaps": ("dk",)}
     ct_ops = frozenset(secret)
     run_options = ("key", "input", "decrypt")
-    default_trials = 2      # random key pairs per (implementation, target); each runs every check below
+    default_trials = 1      # random key pairs per (implementation, target); each runs every check below
+    # The Cortex-M3's taint engine is Python (issue 33): one ML-KEM-512 run of the cases takes 8 minutes
+    # there, so tests/test_catalog.py runs it with MCUCRYPT_FULL=1 only (docs/mlkem.md gives the runs).
+    ct_full_only_targets = frozenset({"armv7m"})
 
     # -- vectors ------------------------------------------------------------------------------------
 
@@ -218,16 +221,17 @@ class KemDriver(KindDriver):
             if self.decaps(fw, dk, ct)[0] != ss:
                 raise Mismatch(f"decaps of a valid ciphertext (d={d.hex()}, m={m.hex()}) lost the key")
             run += 3
-            # a modified ciphertext: one bit flipped (in u for even trials, in v for odd ones) -> J(z | c)
-            bad = bytearray(ct)
-            pos = rng.randrange(len(ct) - 128) if trial % 2 == 0 else len(ct) - 1 - rng.randrange(128)
-            bad[pos] ^= 1 << rng.randrange(8)
-            want = model.decaps(pid, dk, bytes(bad))
-            if want != model.rejection_key(pid, dk, bytes(bad)):
-                raise Mismatch("the model accepted a modified ciphertext")
-            if self.decaps(fw, dk, bytes(bad))[0] != want:
-                raise Mismatch(f"decaps of a ciphertext with byte {pos} modified did not give J(z | c)")
-            run += 1
+            # modified ciphertexts: one bit flipped in u, one in v -> J(z | c) (implicit rejection)
+            for lo, hi in ((0, len(ct) - 160), (len(ct) - 128, len(ct))):
+                bad = bytearray(ct)
+                pos = rng.randrange(lo, hi)
+                bad[pos] ^= 1 << rng.randrange(8)
+                want = model.decaps(pid, dk, bytes(bad))
+                if want != model.rejection_key(pid, dk, bytes(bad)):
+                    raise Mismatch("the model accepted a modified ciphertext")
+                if self.decaps(fw, dk, bytes(bad))[0] != want:
+                    raise Mismatch(f"decaps of a ciphertext with byte {pos} modified did not give J(z | c)")
+                run += 1
             # a malformed ek: one 12-bit coefficient set to q .. 4095 (the modulus check, section 7.2)
             bad_ek = bytearray(ek)
             coeff = rng.randrange(256 * k)

@@ -31,7 +31,17 @@
 #include <stdint.h>
 #include "mcucrypt/ns.h"
 #include "mcucrypt/wipe.h"
+/* crypto/sha3's sponge under this family's names, so a library with SHA-3 and ML-KEM links without a clash */
+#ifndef sha3
+#error "sha3 must be defined as mlkem_sha3: crypto/sha3's sponge in this family's namespace"
+#endif
+/* In the tree crypto/sha3 is beside crypto/mlkem; an exported library (mcucrypt/export.py) puts the
+ * sources of another family inside this unit's folder, under that family's name */
+#if defined(__has_include) && __has_include("../sha3/ref/sha3.h")
+#include "../sha3/ref/sha3.h"
+#else
 #include "../../sha3/ref/sha3.h"
+#endif
 
 /* freestanding builds: the compiler's own copies (inline or the board's), mcu_wipe for secrets */
 #define memcpy __builtin_memcpy
@@ -403,7 +413,7 @@ static int poly_sample_ct(poly *r, const uint8_t rho[32], uint8_t j, uint8_t i)
 /* -- K-PKE and ML-KEM (sections 5-7) ------------------------------------------------------------------- */
 
 /* Algorithms 13 and 16: ek = t_hat | rho, dk = s_hat | ek | H(ek) | z; s_hat and t_hat kept packed */
-static int keygen(const params *P, uint8_t *ek, uint8_t *dk, const uint8_t *d, const uint8_t *z)
+__attribute__((noinline)) static int keygen(const params *P, uint8_t *ek, uint8_t *dk, const uint8_t *d, const uint8_t *z)
 {
     const unsigned k = P->k;
     ASSUME_PARAMS(P);
@@ -443,14 +453,14 @@ static int keygen(const params *P, uint8_t *ek, uint8_t *dk, const uint8_t *d, c
 
 /* Algorithm 14 (K-PKE.Encrypt): c = Compress(u) | Compress(v). With cmp NULL it writes c; otherwise it
  * compares each encoded piece with cmp as it is produced and returns the OR of every byte difference. */
-static uint8_t encrypt(const params *P, uint8_t *c, const uint8_t *cmp, const uint8_t *ek,
+__attribute__((noinline)) static uint8_t encrypt(const params *P, uint8_t *c, const uint8_t *cmp, const uint8_t *ek,
                        const uint8_t m[32], const uint8_t r[32])
 {
     const unsigned k = P->k;
     ASSUME_PARAMS(P);
     const uint8_t *rho = ek + 384 * k;
     poly y[4], acc, a;
-    uint8_t piece[32 * 11];
+    uint8_t *piece = (uint8_t *)a.c;       /* an encoded piece (32 du <= 352 bytes) where a is no longer needed */
     uint8_t diff = 0;
     unsigned nonce = 0;
     for (unsigned j = 0; j < k; j++) {
@@ -497,13 +507,12 @@ static uint8_t encrypt(const params *P, uint8_t *c, const uint8_t *cmp, const ui
     }
     mcu_wipe(y, sizeof y);
     mcu_wipe(&acc, sizeof acc);
-    mcu_wipe(&a, sizeof a);
-    mcu_wipe(piece, sizeof piece);
+    mcu_wipe(&a, sizeof a);                /* and the last piece in it */
     return diff;
 }
 
 /* Algorithm 15 (K-PKE.Decrypt): m = ByteEncode_1(Compress_1(v - NTT^-1(s_hat^T o NTT(u)))) */
-static void decrypt(const params *P, uint8_t m[32], const uint8_t *dk_pke, const uint8_t *c)
+__attribute__((noinline)) static void decrypt(const params *P, uint8_t m[32], const uint8_t *dk_pke, const uint8_t *c)
 {
     const unsigned k = P->k;
     ASSUME_PARAMS(P);
