@@ -146,6 +146,12 @@ def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str
         return [("SCALAR_BYTES", p["scalar_bytes"], "private scalar (clamped inside)"),
                 ("POINT_BYTES", p["point_bytes"], "u-coordinate: public key, peer's key or shared secret"),
                 ("FE_WORDS", 8, "a field element for fe_mul / fe_sqr, in 32-bit limbs")]
+    if kind == "kem":
+        return [("EK_BYTES", p["ek_bytes"], "encapsulation (public) key"),
+                ("DK_BYTES", p["dk_bytes"], "decapsulation (private) key"),
+                ("CT_BYTES", p["ct_bytes"], "ciphertext"),
+                ("SS_BYTES", p["ss_bytes"], "shared secret key"),
+                ("SEED_BYTES", 32, "each of keygen's seeds d and z, and encaps's m")]
     if kind == "permutation":
         return [("STATE_BYTES", p["state_bytes"], "state")]
     if kind == "mpmul":
@@ -178,6 +184,9 @@ def wipers(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[st
     if kind == "dh":
         return [("wipe_scalar", "uint8_t", "SCALAR_BYTES", "a private scalar"),
                 ("wipe_shared", "uint8_t", "POINT_BYTES", "a shared secret")]
+    if kind == "kem":
+        return [("wipe_dk", "uint8_t", "DK_BYTES", "a decapsulation key"),
+                ("wipe_ss", "uint8_t", "SS_BYTES", "a shared secret key")]
     if kind == "permutation":
         return [("wipe_state", "uint8_t", "STATE_BYTES", "a state")]
     if kind == "mpmul":
@@ -261,6 +270,20 @@ KIND_NOTES = {
          "`mcu_<id>_wipe_shared`. `fe_mul`, `fe_sqr` and `ladder` (and `fe_invert` where the implementation "
          "brings its own inversion: rv32-fast, avr-fast) are exported for benchmarks and the constant-time "
          "checker."),
+    ],
+    "kem": [
+        ("Byte order", "keys, ciphertexts, seeds and shared keys are byte strings as in FIPS 203 and NIST's "
+         "ACVP vectors."),
+        ("Alignment", "byte buffers may have any alignment."),
+        ("Overlap", "keep outputs distinct from the inputs."),
+        ("Return codes", "`keygen`: 0 (-1 only if the bounded matrix sampler ran out: probability below "
+         "2^-261, FIPS 203 Appendix B). `encaps`: 0, or -1 with nothing written when ek fails the modulus "
+         "check (FIPS 203 section 7.2). `decaps`: 0 (a forged ciphertext gives the implicit-rejection key, "
+         "not an error), or -1 with ss zeroed when dk fails the hash check (section 7.3)."),
+        ("Randomness", "the internal (deterministic) forms: the caller draws d, z (keygen) and m (encaps) "
+         "from an approved random bit generator, 32 bytes each, fresh per call."),
+        ("Lifetime", "no state; wipe dk with `mcu_<id>_wipe_dk`, shared keys with `mcu_<id>_wipe_ss`, and "
+         "your seeds."),
     ],
     "permutation": [
         ("Byte order", "the state as the FIPS 202 byte string (lanes little-endian); except in an "
@@ -384,6 +407,17 @@ OP_DOCS: dict[str, dict[str, list[str]]] = {
         "fe_invert": ["Field inversion mod 2^255 - 19 ({P}_FE_WORDS limbs). Returns nothing."],
         "ladder": ["The Montgomery ladder over `bits` scalar bits on the state st (for benchmarks and the "
                    "constant-time check). Returns nothing."],
+    },
+    "kem": {
+        "keygen": ["ML-KEM.KeyGen_internal(d, z) (FIPS 203 Algorithm 16): ek ({P}_EK_BYTES) and dk "
+                   "({P}_DK_BYTES) from the seeds d and z ({P}_SEED_BYTES each). Returns 0. Wipe dk with "
+                   "{p}_wipe_dk when done."],
+        "encaps": ["ML-KEM.Encaps_internal(ek, m) (Algorithm 17): ct ({P}_CT_BYTES) and the shared key ss "
+                   "({P}_SS_BYTES) from ek and the random m ({P}_SEED_BYTES). Returns 0; -1 with nothing "
+                   "written when ek fails the modulus check (section 7.2)."],
+        "decaps": ["ML-KEM.Decaps_internal(dk, ct) (Algorithm 18): the shared key ss ({P}_SS_BYTES), with "
+                   "implicit rejection (a ciphertext that does not re-encrypt gives J(z | ct)). Returns 0; -1 "
+                   "with ss zeroed when dk fails the hash check (section 7.3)."],
     },
     "permutation": {
         "permute": ["Permutes the state ({P}_STATE_BYTES) in place. Returns nothing."],

@@ -120,6 +120,11 @@ def records(kind: str, prim_id: str, vecs, family: str = "", mode: str = "") -> 
             if "Iterations" in f or ("TcId" in f and int(f["TcId"]) not in DH_TCIDS):
                 continue
             rec = v.hex("Scalar") + v.hex("U") + v.hex("Shared")
+        elif kind == "kem":
+            # one ACVP encapsulation test per id (ek || m || ct || ss): flash holds it, SRAM the ek and ct
+            if f["Op"] != "encaps" or out:
+                continue
+            rec = v.hex("EK") + v.hex("M") + v.hex("C") + v.hex("K")
         elif kind == "hash":
             if "Count" not in f or int(f["Count"]) not in HASH_COUNTS:
                 continue
