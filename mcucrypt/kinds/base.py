@@ -87,6 +87,11 @@ class KindDriver(abc.ABC):
     # engine): tests/test_catalog.py checks the claim there with MCUCRYPT_FULL=1 only (`mcucrypt ct` always).
     ct_full_only_targets: frozenset[str] = frozenset()
 
+    def ct_full_only(self, prim_id: str, impl: str, target: str) -> bool:
+        """Whether tests/test_catalog.py checks this job's constant-time claim with MCUCRYPT_FULL=1 only
+        (the default run keeps a representative subset of a slow kind; `mcucrypt ct` runs any job)."""
+        return target in self.ct_full_only_targets
+
     def vectors(self, prim: Primitive, prim_id: str) -> list[Vector]:
         """Vectors for one primitive id: records whose `Id` field names it, or all records of a file
         listed under that id's own `vectors` in META.yml."""

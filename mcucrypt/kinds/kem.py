@@ -97,6 +97,12 @@ class KemDriver(KindDriver):
     # there, so tests/test_catalog.py runs it with MCUCRYPT_FULL=1 only (docs/mlkem.md gives the runs).
     ct_full_only_targets = frozenset({"armv7m"})
 
+    def ct_full_only(self, prim_id: str, impl: str, target: str) -> bool:
+        """Also `ref` on the boards for ML-KEM-768 and -1024 (a minute or two each under taint through the
+        portable Keccak-f): the default run checks ref with ML-KEM-512 and each core's C (the same
+        ML-KEM source on the fast permutation) with every parameter set."""
+        return super().ct_full_only(prim_id, impl, target) or (impl == "ref" and prim_id != "mlkem512")
+
     # -- vectors ------------------------------------------------------------------------------------
 
     def vectors(self, prim: Primitive, prim_id: str) -> list[Vector]:
