@@ -19,6 +19,7 @@ from typing import Callable, Iterable
 
 from . import ct, runner
 from .build import compiler_version
+from .cores import DEFAULT_CORE
 from .catalog import Catalog, Goal, load_catalog
 from .firmware import Firmware
 from .kinds.base import Mismatch, driver_for
@@ -165,7 +166,8 @@ def run_job(job: Job) -> list[BenchRecord]:
             instructions=r.instructions, code_bytes=fw.code_bytes, stack_bytes=r.stack_bytes,
             kat=kat, constant_time=ct_status, constant_time_claimed=impl.constant_time, isa=isa,
             cycles_warm=warm.get(op.op), flash_data_reads=flash_reads.get(id(r)),
-            constant_time_mode="n/a" if ct_report is None else ct_report.mode, core=job.core,
+            constant_time_mode="n/a" if ct_report is None else ct_report.mode,
+            core=job.core or (fw.core.name if fw.core.name != DEFAULT_CORE[job.target] else None),
             static_ram_bytes=fw.static_ram_bytes, ram_bytes=r.stack_bytes + fw.static_ram_bytes))
     if job.core is None:    # META.yml goals speak of the target's default part
         _check_goals(impl.primitive.goals, records)

@@ -19,7 +19,7 @@ from .build import impl_define
 from .targets import ROOT, TARGETS
 
 CRYPTO_DIR = ROOT / "crypto"
-KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "hash", "mac", "kdf", "suite", "dh", "signature")
+KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "hash", "mac", "kdf", "suite", "dh", "signature", "kem")
 
 
 class CatalogError(Exception):

@@ -154,6 +154,12 @@ def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str
         if p.get("rnd_bytes", 0):
             out.append(("RND_BYTES", p["rnd_bytes"], "sign's fresh randomness"))
         return out
+    if kind == "kem":
+        return [("EK_BYTES", p["ek_bytes"], "encapsulation (public) key"),
+                ("DK_BYTES", p["dk_bytes"], "decapsulation (private) key"),
+                ("CT_BYTES", p["ct_bytes"], "ciphertext"),
+                ("SS_BYTES", p["ss_bytes"], "shared secret key"),
+                ("SEED_BYTES", 32, "each of keygen's seeds d and z, and encaps's m")]
     if kind == "permutation":
         return [("STATE_BYTES", p["state_bytes"], "state")]
     if kind == "mpmul":
@@ -189,6 +195,9 @@ def wipers(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[st
     if kind == "signature":
         return [("wipe_sk", "uint8_t", "SK_BYTES", "a secret key"),
                 ("wipe_seed", "uint8_t", "SEED_BYTES", "a seed (the private key keygen expands)")]
+    if kind == "kem":
+        return [("wipe_dk", "uint8_t", "DK_BYTES", "a decapsulation key"),
+                ("wipe_ss", "uint8_t", "SS_BYTES", "a shared secret key")]
     if kind == "permutation":
         return [("wipe_state", "uint8_t", "STATE_BYTES", "a state")]
     if kind == "mpmul":
@@ -281,6 +290,20 @@ KIND_NOTES = {
         ("Return codes", "0 on success; -1 on a refused input (verify: an invalid signature, a signature of the "
          "wrong length, a malformed or small-order public key; sign writes nothing it releases on failure)."),
         ("Lifetime", "no state; wipe secret keys and seeds with `mcu_<id>_wipe_sk` / `mcu_<id>_wipe_seed` when done."),
+    ],
+    "kem": [
+        ("Byte order", "keys, ciphertexts, seeds and shared keys are byte strings as in FIPS 203 and NIST's "
+         "ACVP vectors."),
+        ("Alignment", "byte buffers may have any alignment."),
+        ("Overlap", "keep outputs distinct from the inputs."),
+        ("Return codes", "`keygen`: 0 (-1 only if the bounded matrix sampler ran out: probability below "
+         "2^-261, FIPS 203 Appendix B). `encaps`: 0, or -1 with nothing written when ek fails the modulus "
+         "check (FIPS 203 section 7.2). `decaps`: 0 (a forged ciphertext gives the implicit-rejection key, "
+         "not an error), or -1 with ss zeroed when dk fails the hash check (section 7.3)."),
+        ("Randomness", "the internal (deterministic) forms: the caller draws d, z (keygen) and m (encaps) "
+         "from an approved random bit generator, 32 bytes each, fresh per call."),
+        ("Lifetime", "no state; wipe dk with `mcu_<id>_wipe_dk`, shared keys with `mcu_<id>_wipe_ss`, and "
+         "your seeds."),
     ],
     "permutation": [
         ("Byte order", "the state as the FIPS 202 byte string (lanes little-endian); except in an "
@@ -413,6 +436,17 @@ OP_DOCS: dict[str, dict[str, list[str]]] = {
         "verify": ["Checks sig (siglen bytes) on msg (msglen bytes) under pk ({P}_PK_BYTES). Returns 0 when "
                    "valid, -1 otherwise (wrong length, malformed or small-order key, non-canonical "
                    "encodings, a failed equation)."],
+    },
+    "kem": {
+        "keygen": ["ML-KEM.KeyGen_internal(d, z) (FIPS 203 Algorithm 16): ek ({P}_EK_BYTES) and dk "
+                   "({P}_DK_BYTES) from the seeds d and z ({P}_SEED_BYTES each). Returns 0. Wipe dk with "
+                   "{p}_wipe_dk when done."],
+        "encaps": ["ML-KEM.Encaps_internal(ek, m) (Algorithm 17): ct ({P}_CT_BYTES) and the shared key ss "
+                   "({P}_SS_BYTES) from ek and the random m ({P}_SEED_BYTES). Returns 0; -1 with nothing "
+                   "written when ek fails the modulus check (section 7.2)."],
+        "decaps": ["ML-KEM.Decaps_internal(dk, ct) (Algorithm 18): the shared key ss ({P}_SS_BYTES), with "
+                   "implicit rejection (a ciphertext that does not re-encrypt gives J(z | ct)). Returns 0; -1 "
+                   "with ss zeroed when dk fails the hash check (section 7.3)."],
     },
     "permutation": {
         "permute": ["Permutes the state ({P}_STATE_BYTES) in place. Returns nothing."],

@@ -32,12 +32,16 @@ class Firmware:
                                f"(it runs on: {', '.join(impl.targets)})")
         # The core decides the part only where the target has several (avr: its mcu); on rv32 the board
         # stays the board (it also runs the Zbb variants the E31 lacks: `run --impl` allows them).
+        # An instance whose data does not fit the target's default part names the part it needs
+        # (META.yml `core: {avr: atmega1284p}`: ML-KEM-768's keys in the ATmega128's 4 KiB): the default then.
+        self.params = impl.params(prim_id)
+        if core is None:
+            core = (self.params.get("core") or {}).get(target)
         self.core: Core = core if isinstance(core, Core) else get_core(target, core)
         mcu = self.core.mcu if self.core.mcu != get_core(target).mcu else None
         self.impl = impl
         self.prim_id = prim_id
         self.target = target
-        self.params = impl.params(prim_id)
         # The runaway budget of every call: the board's default, or the instance's `max_instructions`
         # in META.yml for primitives whose one call legitimately runs longer (an X25519 ladder on AVR).
         self.max_instructions: int = int(self.params.get("max_instructions", DEFAULT_MAX_INSTRUCTIONS))

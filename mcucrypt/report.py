@@ -162,7 +162,8 @@ def cross_target_table(records: list[dict]) -> Table:
 
 # What a user comes for, per kind of job (mcucrypt/kinds); a kind not listed here is a building block.
 JOBS = {"blockcipher": "block cipher", "stream": "stream cipher", "aead": "AEAD", "hash": "hash / XOF",
-        "mac": "MAC", "kdf": "key derivation", "dh": "key exchange", "signature": "signature"}
+        "mac": "MAC", "kdf": "key derivation", "dh": "key exchange", "signature": "signature",
+        "kem": "key encapsulation"}
 CORE_NAMES = {"rv32": "SiFive E31 (rv32)", "armv7m": "Cortex-M3 (armv7m)", "avr": "ATmega128 (avr)"}
 # Published figures for the same job on the same (or an instruction-subset) core, quoted beside ours.
 PUBLISHED_ON_CORE = {

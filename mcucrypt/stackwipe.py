@@ -37,6 +37,7 @@ from .boards.base import Arg, Buf, CallResult, Int
 from .boards.common import STACK_PAINT, marshal_aapcs, marshal_avr, marshal_riscv_ilp32
 from .build import BUILD_DIR, Image, build, impl_define
 from .catalog import Catalog, Implementation, Prototype, load_catalog
+from .cores import get_core
 from .targets import ROOT
 
 TABLE_PATH = ROOT / "crypto" / "common" / "stack_depth.json"
@@ -176,9 +177,10 @@ def wrapper_source(impl: Implementation, prim_ids: list[str], target: str, *, pr
 # ------------------------------------------------------------------------------------ building, calls
 
 def build_wiped(impl: Implementation, prim_id: str, target: str,
-                table: Mapping[str, int] | None = None) -> Image:
+                table: Mapping[str, int] | None = None, mcu: str | None = None) -> Image:
     """The image of ``impl`` for ``prim_id`` with MCU_STACK_WIPE=1 (the wrappers generated beside the
-    build cache, named by their content)."""
+    build cache, named by their content); ``mcu``: the AVR part, as Firmware chooses it (ML-KEM's
+    `core: {avr: atmega1284p}`)."""
     text = wrapper_source(impl, [prim_id], target, table=table)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     out_dir = BUILD_DIR / "stack-wipe"
@@ -190,7 +192,7 @@ def build_wiped(impl: Implementation, prim_id: str, target: str,
         os.replace(tmp, path)
     return build(target, [*impl.sources, path], name=f"{prim_id}-{impl.name}-stackwipe", impl=impl.name,
                  isa=impl.isa if target == "rv32" else None, defines=[*impl.defines, DEFINE],
-                 keep=impl.symbols(prim_id))
+                 keep=impl.symbols(prim_id), mcu=mcu)
 
 
 def wiped_firmware(impl: Implementation, prim_id: str, target: str,
@@ -198,7 +200,8 @@ def wiped_firmware(impl: Implementation, prim_id: str, target: str,
     """A Firmware running the MCU_STACK_WIPE image (same calls, same API as the plain one)."""
     from .firmware import Firmware
     fw = Firmware(impl, prim_id, target)
-    fw.image = build_wiped(impl, prim_id, target, table)
+    fw.image = build_wiped(impl, prim_id, target, table,
+                           mcu=fw.core.mcu if fw.core.mcu != get_core(target).mcu else None)
     if target == "rv32":
         fw.board.load(fw.image.path, isa=impl.isa)  # type: ignore[call-arg]
     else:

@@ -83,6 +83,14 @@ class KindDriver(abc.ABC):
     public_results: Mapping[str, PublicResult] = {}
     run_options: tuple[str, ...] = ()   # the `mcucrypt run` inputs this kind reads (others are refused)
     default_trials: int = 100   # random differential cases per (id, implementation, target) in `make test`
+    # Boards whose constant-time run of this kind's cases takes minutes (ML-KEM under the M3's Python taint
+    # engine): tests/test_catalog.py checks the claim there with MCUCRYPT_FULL=1 only (`mcucrypt ct` always).
+    ct_full_only_targets: frozenset[str] = frozenset()
+
+    def ct_full_only(self, prim_id: str, impl: str, target: str) -> bool:
+        """Whether tests/test_catalog.py checks this job's constant-time claim with MCUCRYPT_FULL=1 only
+        (the default run keeps a representative subset of a slow kind; `mcucrypt ct` runs any job)."""
+        return target in self.ct_full_only_targets
 
     def vectors(self, prim: Primitive, prim_id: str) -> list[Vector]:
         """Vectors for one primitive id: records whose `Id` field names it, or all records of a file
