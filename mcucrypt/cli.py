@@ -1140,7 +1140,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--scheduler", metavar="ADDRESS",
                    help="--all: run the checks on the Dask cluster whose scheduler is at ADDRESS (docs/cluster.md)")
     s.add_argument("--engine", choices=ENGINES,
-                   help="taint mode's engine on rv32: c (native, the default) or python (the reference); "
+                   help="taint mode's engine on rv32 and armv7m: c (native, the default) or python (the "
+                   "reference); "
                    f"the default comes from {ENGINE_ENV} when set")
     s.set_defaults(func=cmd_ct)
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The C taint engine (taint_native.c) against the Python one (the reference) on rv32.
+"""The C taint engines (taint_native.c) against the Python ones (the references), on rv32 and armv7m.
 
 Both engines run the same calls: every snippet of the taint fixtures (tests/fixtures/rv32/taint.S,
 tests/fixtures/ct_soundness/rv32.S), where the whole shadow state at the end (register taints and their
@@ -202,3 +202,110 @@ def test_ct_engine_option(monkeypatch, capsys) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["ct", "aes128", "--target", "rv32", "--engine", "rust"])
     assert exit_.value.code == 2 and "invalid choice: 'rust'" in capsys.readouterr().err
+
+
+# -- armv7m: the C engine (taint_native.c's armv7m part: the whole per-instruction work in C, Python
+# planning each address once) against the Python one (the reference). The C one is the default.
+
+ARMV7M_SNIPPETS = [ROOT / "tests" / "fixtures" / "armv7m" / "taint.S",
+                   ROOT / "tests" / "fixtures" / "ct_soundness" / "armv7m.S"]
+ARMV7M_FIXTURE_IMPLS = [("ctfix", "table"), ("ctfix", "branch"), ("ctfix", "key-lt"), ("ctfix", "key-eq"),
+                        ("ctfix", "div"), ("ctfix", "umull"), ("ctfix", "good"), ("ctaead", "early-exit"),
+                        ("ctaead", "declassified")]
+ARMV7M_CATALOG = [("keccakf1600", "armv7m-fast"), ("aes128", "cm3-bitsliced"), ("sha256", "armv7m-fast"),
+                  ("chacha20poly1305", "cm3-fast"), ("mpmul256", "cm3-umlal-ct"), ("mpmul256", "cm3-umull")]
+# MCUCRYPT_FULL=1: every armv7m implementation of the catalog, X25519 cm3-fast included (7.3 M instructions
+# in 5 calls: about a minute of the Python engine's CPU time)
+if os.environ.get("MCUCRYPT_FULL", "") not in ("", "0"):
+    ARMV7M_CATALOG = [(pid, impl.name) for pid in load_catalog().all_ids()
+                      for impl in load_catalog().implementations(pid, "armv7m")]
+
+
+def _armv7m_state(engine) -> tuple:
+    """The whole shadow state: register taints, flags, tainted bits, known ones and bounds (registers
+    and memory words), tainted memory bytes."""
+    from mcucrypt.boards import taint_armv7m
+    from mcucrypt.boards.armv7m import SRAM_BASE
+
+    if isinstance(engine, taint_armv7m.NativeArmv7mTaint):
+        st, e = engine.state, engine.engine
+        known_mem, lo_mem, hi_mem, bounded_mem = e.word_buffers
+        return (list(st.regs), list(st.flags), list(st.bits), list(st.known),
+                [(st.lo[r], st.hi[r]) if st.bounded[r] else None for r in range(16)],
+                {SRAM_BASE + i: m for i, m in enumerate(e.shadow) if m},
+                {SRAM_BASE + 4 * i: m for i, m in enumerate(known_mem) if m},
+                {SRAM_BASE + 4 * i: (lo_mem[i], hi_mem[i]) for i, b in enumerate(bounded_mem) if b})
+    return (list(engine.regs), list(engine.flags), list(engine.bits), list(engine.known_ones),
+            list(engine.bounds), dict(engine.mem.bytes), {a: m for a, m in engine.known_mem.items() if m},
+            dict(engine.bounds_mem))
+
+
+@pytest.mark.parametrize("source", ARMV7M_SNIPPETS, ids=lambda p: p.parent.name)
+def test_armv7m_engines_agree_on_the_snippets(source, monkeypatch) -> None:
+    from mcucrypt.boards import taint_armv7m
+
+    names = re.findall(r"^@ taint(?:\[\w+\])?: (\w+)", source.read_text(), re.M)
+    image = build("armv7m", [source], name=f"test-taint-engines-armv7m-{source.parent.name}", keep=names)
+    board = make_board("armv7m")
+    board.load(image.path)
+    engines = []
+    attach = taint_armv7m.attach
+    monkeypatch.setattr(taint_armv7m, "attach", lambda *a, **k: engines.append(attach(*a, **k)) or engines[-1])
+    native_runs = 0
+    for name in names:
+        for secret in (0x1234_5675, 0x8123_4675, 0xFF00_00FF, 5, 0):
+            spec = TaintSpec({1: "s"} if name == "t_scalar" else {0: "s"})
+            runs = []
+            for engine in ("python", "c"):
+                monkeypatch.setenv(ENGINE_ENV, engine)
+                res = board.call(name, [Buf(secret.to_bytes(4, "little"), out=True), Int(7, 4)], taint=spec)
+                runs.append((res.taint, res.declassified, res.executed, _armv7m_state(engines[-1][0]),
+                             res.cycles, res.outputs))
+            assert isinstance(engines[-1][0], taint_armv7m.NativeArmv7mTaint)
+            assert isinstance(engines[-2][0], taint_armv7m.Armv7mTaint)
+            native_runs += engines[-1][0].instructions
+            assert runs[0] == runs[1], f"{name} (secret 0x{secret:08x}): the engines differ"
+    assert native_runs
+
+
+def test_armv7m_c_engine_is_the_default(monkeypatch) -> None:
+    from mcucrypt.boards import taint_armv7m
+
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    source = ARMV7M_SNIPPETS[0]
+    names = re.findall(r"^@ taint: (\w+)", source.read_text(), re.M)[:1]
+    image = build("armv7m", [source], name="test-taint-engines-armv7m-default", keep=names)
+    board = make_board("armv7m")
+    board.load(image.path)
+    engines = []
+    attach = taint_armv7m.attach
+    monkeypatch.setattr(taint_armv7m, "attach", lambda *a, **k: engines.append(attach(*a, **k)) or engines[-1])
+    tainted = board.call(names[0], [Buf(b"\1\2\3\4", out=True), Int(7, 4)], taint=TaintSpec({0: "s"}))
+    assert isinstance(engines[-1][0], taint_armv7m.NativeArmv7mTaint)
+    assert engines[-1][0].instructions == tainted.instructions
+    # a plain call after it removes the C engine's hooks; the next tainted call installs them again
+    plain = board.call(names[0], [Buf(b"\1\2\3\4", out=True), Int(7, 4)])
+    assert not board._native_taint.hooks and plain.cycles == tainted.cycles
+    again = board.call(names[0], [Buf(b"\1\2\3\4", out=True), Int(7, 4)], taint=TaintSpec({0: "s"}))
+    assert again.taint == tainted.taint and board._native_taint.hooks
+
+
+def _armv7m_report(fw: Firmware, monkeypatch, engine: str) -> dict:
+    monkeypatch.setenv(ENGINE_ENV, engine)
+    report = ct.check(fw, mode="taint", seed=5).to_json()
+    return {k: v for k, v in report.items() if k != "seconds"}
+
+
+@pytest.mark.parametrize("prim,impl", ARMV7M_FIXTURE_IMPLS, ids=lambda v: v)
+def test_armv7m_engines_agree_on_the_fixtures(prim, impl, monkeypatch) -> None:
+    fw = Firmware(FIXTURES.implementation(prim, impl), prim, "armv7m")
+    c, python = _armv7m_report(fw, monkeypatch, "c"), _armv7m_report(fw, monkeypatch, "python")
+    assert c == python
+    if (prim, impl) not in (("ctfix", "good"), ("ctaead", "declassified")):
+        assert c["findings"], "a leak fixture without a finding compares nothing"
+
+
+@pytest.mark.parametrize("prim,impl", ARMV7M_CATALOG, ids=lambda v: v)
+def test_armv7m_engines_agree_on_implementations(prim, impl, monkeypatch) -> None:
+    fw = Firmware(load_catalog().implementation(prim, impl), prim, "armv7m")
+    assert _armv7m_report(fw, monkeypatch, "c") == _armv7m_report(fw, monkeypatch, "python")

@@ -252,9 +252,13 @@ class Armv7mBoard(Board):
         if taint is not None:       # the taint engine (taint_armv7m.py): hooks on every instruction and access
             tainter, taint_hooks = taint_armv7m.attach(self, taint, args, placed, sp)
             trace_hooks += taint_hooks
+        else:
+            taint_armv7m.drop_native_hook(self)
         try:
             self._run(entry)
         finally:
+            if tainter is not None:
+                tainter.detach()
             if trace_hooks:
                 for hook in trace_hooks:
                     uc.hook_del(hook)
@@ -275,6 +279,7 @@ class Armv7mBoard(Board):
             raise BoardFault(f"stack overflow: {symbol} used all {stack} bytes between its buffers and the "
                              f"initial stack pointer")
         outputs = [bytes(uc.mem_read(p.address, p.buf.length)) for p in placed if p.buf.out]
+        findings = tainter.result() if tainter is not None else None
         r0 = uc.reg_read(U.UC_ARM_REG_R0)
         width = ret_size or self.native_int_size
         if width == 8:
@@ -283,9 +288,9 @@ class Armv7mBoard(Board):
             value = r0 & ((1 << (8 * width)) - 1)
         return CallResult(outputs=outputs, return_value=value, cycles=cycles, instructions=self._executed,
                           stack_bytes=stack, trace=self._trace,
-                          taint=tainter.collector.result() if tainter is not None else None,
+                          taint=findings,
                           declassified=tainter.collector.declassified if tainter is not None else None,
-                          executed=frozenset(tainter.executed) if tainter is not None else None,
+                          executed=tainter.executed_addresses() if tainter is not None else None,
                           stack_left=stack_left(painted))
 
     def describe_model(self) -> dict:

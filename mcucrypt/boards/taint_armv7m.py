@@ -2,10 +2,12 @@
 """Taint tracking for the armv7m board: Thumb-2 as the board executes it (capstone decodes it), with the
 four APSR flags tracked one by one.
 
-Two Python hooks: a code hook before every instruction (register and flag propagation, and every check
-that depends only on registers), and a memory hook on every data access (the bytes a load reads and a
-store writes, so no addressing mode has to be re-implemented). ``_plan`` builds one closure per address;
-the engine is kept per loaded firmware (``reset`` between calls), so an address is planned once.
+Two hooks apply the rules below: a code hook before every instruction (register and flag propagation,
+and every check that depends only on registers), and a memory hook on every data access (the bytes a load
+reads and a store writes, so no addressing mode has to be re-implemented). ``_plan`` decides, once per
+address and loaded firmware, what an instruction does to the shadow state; the engine is kept per loaded
+firmware (``reset`` between calls). Two engines run the same plans (the last paragraph): Python closures
+(the reference) and C (the default).
 
 * data processing: the written registers take the union of the read registers' taints (capstone's
   ``regs_access``); ADC/SBC/RRX also read C. Precision: EOR/SUB of a register with itself is an
@@ -50,9 +52,25 @@ immediate, BFI into a register known to be below the field's top, ADD of two bou
 shifted left or right by an immediate, or an immediate) whose upper bounds cannot wrap, and ORR of two
 bounded operands; every other write forgets them, and aligned word stores/loads carry them like known
 ones. An operand whose lower bound is at least 2^16 cannot shorten UMULL/UMLAL either.
+
+Two engines run these rules. ``Armv7mTaint`` (Python closures, the reference: its rules are the
+specification) and the default, ``NativeArmv7mTaint``: a native Unicorn code hook and memory hook in C
+(taint_native.c, ``taint_armv7m_on_code``/``_on_mem``). The C hook meets an address without a plan once per
+loaded firmware and calls ``Armv7mTaint._plan`` there, which records beside each of its decisions the
+fields of the C plan (``_nat``: which rule, which registers, masks, the known-ones/bounds update); from
+then on no Python runs for that instruction. The C hook pushes findings (pc, kind, labels, and the
+registers or flags the detail names) into a buffer and Python writes them out after the call, with the
+detail text the Python engine writes. MCUCRYPT_TAINT_ENGINE=python (``ct --engine python``) selects the
+reference, and a call with more than ``MAX_NATIVE_LABELS`` (32) secret labels uses it too (the C masks are
+32-bit); tests/test_taint_engines.py compares the two (whole shadow state, findings, coverage). Speed:
+a tainted call with the C hooks runs about as fast as an untainted call on this board (the board's
+timing model, a Python block hook, sets the pace); on top of that each distinct address costs about
+0.1 ms of planning (capstone decoding, Python) the first time it runs. docs/constant-time.md has the
+measured figures.
 """
 from __future__ import annotations
 
+import ctypes
 from typing import Callable
 
 import capstone
@@ -61,8 +79,9 @@ from unicorn import UC_HOOK_CODE, UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE, UC_MEM_WR
 from unicorn import arm_const as U
 
 from .base import (DECLASSIFY_SYMBOL, TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP,
-                   TAINT_VARIABLE_LATENCY)
-from .taint_common import TAINT_CONDITIONAL, TAINT_IO, ShadowMemory, TaintCollector
+                   TAINT_VARIABLE_LATENCY, BoardError, TaintFinding, TaintSpec)
+from .taint_common import (TAINT_CONDITIONAL, TAINT_IO, ShadowMemory, TaintCollector, engine_choice,
+                           native_library)
 
 N, Z, C, V, Q = range(5)       # Q: the sticky saturation flag (SSAT/USAT set it; MRS/MSR move it)
 _GPR = {**{A.ARM_REG_R0 + i: i for i in range(13)}, A.ARM_REG_SP: 13, A.ARM_REG_LR: 14, A.ARM_REG_PC: 15}
@@ -106,33 +125,39 @@ _CONDITION_TEST = {
     A.ARM_CC_GT: lambda n, z, c, v: not z and n == v, A.ARM_CC_LE: lambda n, z, c, v: z or n != v}
 
 
-def _bit_rule(insn, imm_ops: list[int]) -> Callable[[int], int] | None:
+def _bit_params(insn, imm_ops: list[int]) -> tuple[int, int, int] | None:
     """For ``op d, n{, #imm}`` / ``op d, n, #a, #b``: which bits of d can carry taint, from n's tainted
-    bits (None: every bit, the default for anything not listed)."""
-    iid, ops = insn.id, insn.operands
+    bits b, as (r, l, m) for ``((b >> r) << l) & m`` (None: every bit, the default for anything not
+    listed). One decision for both engines (the C one runs the same formula)."""
+    iid = insn.id
     if iid == A.ARM_INS_MOV and not imm_ops:
-        return lambda b: b
+        return 0, 0, _ALL_ONES
     if iid in (A.ARM_INS_UXTB, A.ARM_INS_UXTH) and not imm_ops:
-        m = 0xFF if iid == A.ARM_INS_UXTB else 0xFFFF
-        return lambda b: b & m
+        return 0, 0, 0xFF if iid == A.ARM_INS_UXTB else 0xFFFF
     if len(imm_ops) == 1:
         k = imm_ops[0]
         if iid == A.ARM_INS_LSR and k < 32:
-            return lambda b: b >> k
+            return k, 0, _ALL_ONES
         if iid == A.ARM_INS_LSL and k < 32:
-            return lambda b: (b << k) & _ALL_ONES
+            return 0, k, _ALL_ONES
         if iid == A.ARM_INS_AND:
-            return lambda b: b & k
-        if iid == A.ARM_INS_BIC:
-            return lambda b: b & ~k & _ALL_ONES
-        if iid == A.ARM_INS_ORR:
-            return lambda b: b & ~k & _ALL_ONES
+            return 0, 0, k
+        if iid in (A.ARM_INS_BIC, A.ARM_INS_ORR):
+            return 0, 0, ~k & _ALL_ONES
         if iid == A.ARM_INS_EOR:
-            return lambda b: b
+            return 0, 0, _ALL_ONES
     if iid == A.ARM_INS_UBFX and len(imm_ops) == 2:
         lsb, width = imm_ops
-        return lambda b: (b >> lsb) & ((1 << width) - 1)
+        return lsb, 0, (1 << width) - 1
     return None
+
+
+def _bit_rule(insn, imm_ops: list[int]) -> Callable[[int], int] | None:
+    params = _bit_params(insn, imm_ops)
+    if params is None:
+        return None
+    r, left, m = params
+    return lambda b: ((b >> r) << left) & m
 
 
 class Armv7mTaint:
@@ -156,6 +181,12 @@ class Armv7mTaint:
         self.bounds_mem: dict[int, tuple[int, int]] = {}
         self.mem = memory
         self.plans: dict[int, Callable[[], None]] = {}
+        # address -> the fields of the C engine's plan (``_AmPlan``), for the instructions it runs itself
+        self.native_fields: dict[int, tuple[int, ...]] = {}
+        self._nat: dict = {}
+        # address -> (mnemonic, condition flags[, load/store, address registers]): the C engine's findings'
+        # detail text is written from these
+        self._meta: dict[int, tuple] = {}
         self.executed: set[int] = set()           # this call's instructions, run or skipped (coverage)
         self.conditions: dict[int, int] = {}      # address -> condition of an instruction in an IT block
         self.it_blocks: dict[int, list[int]] = {}  # IT address -> the addresses of its block
@@ -184,6 +215,16 @@ class Armv7mTaint:
         self.pending = None
         self.instructions = 0
         self.executed = set()
+
+    def executed_addresses(self) -> frozenset[int]:
+        """This call's instructions, run or skipped (coverage)."""
+        return frozenset(self.executed)
+
+    def detach(self) -> None:
+        """The call is over (the board deletes the hooks ``hook`` returned)."""
+
+    def result(self) -> list[TaintFinding]:
+        return self.collector.result()
 
     def _report(self, kind: str, pc: int, mask: int, detail: str = "") -> None:
         self.collector.report(kind, pc, mask, detail)
@@ -312,11 +353,17 @@ class Armv7mTaint:
             uc = self.board._uc
             self.collector.declassify(regs[0], uc.reg_read(U.UC_ARM_REG_R0), uc.reg_read(U.UC_ARM_REG_LR) & ~1)
             regs[0] = 0
+        # The C engine's plan of this address (``_AmPlan``'s fields), recorded beside each decision below
+        nat = self._nat = {"op": AM_NOP, "flags": AP_DECLASSIFY if declassify else 0}
+        self.native_fields[pc] = nat
         if insn is None:
             return declassify_r0 if declassify else (lambda: None)
         iid = insn.id
         cond = self.conditions.get(pc, insn.cc)
         cond_flags = _COND_FLAGS.get(cond, ())
+        nat["cond"] = _ARM_COND.get(cond, 0)
+        nat["cond_flags"] = sum(1 << f for f in cond_flags)
+        self._meta[pc] = (insn.mnemonic, tuple(cond_flags))
         ops = insn.operands
         read_ids, write_ids = insn.regs_access()
         reads = [_GPR[r] for r in read_ids if r in _GPR and _GPR[r] != 15]
@@ -334,16 +381,19 @@ class Armv7mTaint:
             steps.append(declassify_r0)
         known = self.known_ones
         written = [r for r in writes if r != 15]
+        nat["written"] = _mask(written)
         imm = next((o.imm for o in ops if o.type == A.ARM_OP_IMM), None)
         regs_in = [_GPR[o.reg] for o in ops if o.type == A.ARM_OP_REG and o.reg in _GPR]
         if iid in (A.ARM_INS_MOV, A.ARM_INS_MOVW) and imm is not None and len(written) == 1 and \
                 self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID):
             d, value = written[0], imm & 0xFFFF_FFFF
             post = lambda: known.__setitem__(d, value)   # noqa: E731
+            nat["known"] = (AK_SET, d, 0, 0, value)
         elif iid == A.ARM_INS_ORR and imm is not None and len(written) == 1 and len(regs_in) in (1, 2) and \
                 self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID):
             d, src, value = written[0], regs_in[-1], imm & 0xFFFF_FFFF
             post = lambda: known.__setitem__(d, known[src] | value)   # noqa: E731
+            nat["known"] = (AK_ORR_IMM, d, src, 0, value)
         elif iid == A.ARM_INS_ORR and imm is None and len(written) == 1 and len(regs_in) in (2, 3) and \
                 self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID):
             # ORR d, n, m{, shift}: the result has every 1 of n, and of m when m is not shifted.
@@ -351,17 +401,21 @@ class Armv7mTaint:
             d, n = written[0], _GPR[reg_ops[-2].reg]
             m = _GPR[reg_ops[-1].reg] if not reg_ops[-1].shift.type else None
             post = lambda: known.__setitem__(d, known[n] | (known[m] if m is not None else 0))   # noqa: E731
+            nat["known"] = (AK_ORR_REG, d, n, 0 if m is None else m + 1, 0)
         elif iid == A.ARM_INS_BFI and len(written) == 1 and len(ops) == 4 and \
                 self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID):
             # BFI d, n, #lsb, #width: the bits of d outside the field are unchanged.
             d, field = written[0], ((1 << ops[3].imm) - 1) << ops[2].imm
             post = lambda: known.__setitem__(d, known[d] & ~field)   # noqa: E731
+            nat["known"] = (AK_BFI, d, 0, 0, field & _ALL_ONES)
         elif written:
             def post() -> None:
                 for r in written:
                     known[r] = 0
+            nat["known"] = (AK_FORGET, 0, 0, 0, 0)
         else:
             post = None
+            nat["known"] = (AK_NONE, 0, 0, 0, 0)
 
         bounds_post = self._bounds_rule(pc, insn, written, imm)
         if bounds_post is not None:
@@ -396,6 +450,10 @@ class Armv7mTaint:
             kind = "load" if is_load else "store"
             signed = iid in (A.ARM_INS_LDRSB, A.ARM_INS_LDRSH, A.ARM_INS_LDRSBT, A.ARM_INS_LDRSHT)
             mem_holds = self._condition_holds(self.conditions.get(pc, insn.cc))
+            nat.update(op=AM_MEM, sources=_mask(addr_regs), data=tuple(data_regs), status=_mask(status),
+                       flags=nat["flags"] | (AP_WRITEBACK if insn.writeback else 0)
+                       | (AP_LOAD if is_load else 0) | (AP_SIGNED if signed else 0))
+            self._meta[pc] += (kind, tuple(addr_regs))
 
             def memory() -> None:
                 t = 0
@@ -421,18 +479,21 @@ class Armv7mTaint:
                                                                                        A.ARM_INS_TBH):
             if iid in (A.ARM_INS_CBZ, A.ARM_INS_CBNZ):
                 r = _GPR[ops[0].reg]
+                nat.update(op=AM_CBZ, reg=r)
 
                 def branch() -> None:
                     if regs[r]:
                         report(TAINT_BRANCH, pc, regs[r], f"condition on {_NAMES[r]}")
             elif iid in (A.ARM_INS_TBB, A.ARM_INS_TBH):
                 idx = _GPR.get(ops[0].mem.index, 15)
+                nat.update(op=AM_TBB, reg=idx)
 
                 def branch() -> None:
                     if idx != 15 and regs[idx]:
                         report(TAINT_INDIRECT_JUMP, pc, regs[idx], f"table index {_NAMES[idx]}")
             elif iid in _INDIRECT:
                 r = _GPR[ops[0].reg]
+                nat.update(op=AM_BX, reg=r, flags=nat["flags"] | (AP_BLX if iid == A.ARM_INS_BLX else 0))
 
                 def branch() -> None:
                     if regs[r]:
@@ -440,6 +501,8 @@ class Armv7mTaint:
                     if iid == A.ARM_INS_BLX:
                         regs[14] = 0
             else:
+                nat["op"] = AM_B
+
                 def branch() -> None:
                     c = cond_taint()
                     if c:
@@ -449,6 +512,7 @@ class Armv7mTaint:
             if iid in (A.ARM_INS_CBZ, A.ARM_INS_CBNZ, A.ARM_INS_TBB, A.ARM_INS_TBH) or iid in _INDIRECT:
                 steps.append(self._conditional_check(pc, cond_taint, "branch"))
         elif iid == A.ARM_INS_BL:
+            nat["op"] = AM_BL
             steps.append(self._conditional_check(pc, cond_taint, "call"))
             steps.append(lambda: regs.__setitem__(14, 0))
         elif iid in (A.ARM_INS_MRS, A.ARM_INS_MSR):
@@ -456,9 +520,11 @@ class Armv7mTaint:
         elif writes or insn.update_flags or iid in _COMPARE:
             steps.append(self._data_processing(pc, insn, reads, writes, cond_taint, text))
         elif iid != A.ARM_INS_IT:       # IT's own condition field is its block's, not a condition on IT
+            nat["op"] = AM_OTHER
             steps.append(self._conditional_check(pc, cond_taint, "instruction"))
         else:                           # the block's instructions, to run the skipped ones' plans
             block = tuple(self.it_blocks.get(pc, ()))
+            nat.update(op=AM_IT, data=tuple((a - pc) >> 1 for a in block))
             steps.append(lambda: setattr(self, "it_pending", list(block)))
 
         if post is not None:
@@ -484,10 +550,13 @@ class Armv7mTaint:
         """The closure that updates the written registers' known bounds (see the module docstring)."""
         bounds = self.bounds
         if not written:
+            self._nat["bounds"] = _bounds_fields(AB_NONE)
             return None
         iid, ops = insn.id, insn.operands
         unconditional = self.conditions.get(pc, insn.cc) in (A.ARM_CC_AL, A.ARM_CC_INVALID)
         if len(written) != 1 or not unconditional or iid in _LOADS:
+            self._nat["bounds"] = _bounds_fields(AB_FORGET)
+
             def forget() -> None:
                 for r in written:
                     bounds[r] = None
@@ -508,31 +577,49 @@ class Armv7mTaint:
                     b[1] << amount <= full else None
             return lambda: None
 
+        def operand_spec(o) -> tuple[int, int, int, int]:
+            r, kind, amount = _GPR[o.reg], o.shift.type, o.shift.value
+            if not kind:
+                return (AO_REG, r, 0, 0)
+            if kind in (A.ARM_SFT_LSR, A.ARM_SFT_LSL):
+                return (AO_LSR if kind == A.ARM_SFT_LSR else AO_LSL, r, amount, 0)
+            return (AO_UNKNOWN, 0, 0, 0)
+
+        spec = _bounds_fields(AB_FORGET, d=d)
         rule: Callable[[], tuple[int, int] | None] | None = None
         if iid in (A.ARM_INS_MOV, A.ARM_INS_MOVW) and imm is not None and len(regs) == 1:
             v = imm & full
             rule = lambda: (v, v)                                       # noqa: E731
+            spec = _bounds_fields(AB_SET, d=d, lo=v, hi=v)
         elif iid == A.ARM_INS_MVN and imm is not None and len(regs) == 1:
             v = ~imm & full
             rule = lambda: (v, v)                                       # noqa: E731
+            spec = _bounds_fields(AB_SET, d=d, lo=v, hi=v)
         elif iid == A.ARM_INS_UBFX and len(ops) == 4:
             top = (1 << ops[3].imm) - 1
             rule = lambda: (0, top)                                     # noqa: E731
+            spec = _bounds_fields(AB_SET, d=d, lo=0, hi=top)
         elif iid == A.ARM_INS_LSR and imm is not None and len(regs) == 2:
             s, src = imm, _GPR[regs[1].reg]
             rule = lambda: (b[0] >> s, b[1] >> s) if (b := bounds[src]) else (0, full >> s)   # noqa: E731
+            spec = _bounds_fields(AB_LSR, d=d, src=src, amount=s)
         elif iid == A.ARM_INS_BFI and len(ops) == 4:
             top = (1 << (ops[2].imm + ops[3].imm)) - 1
             rule = lambda: (0, top) if (b := bounds[d]) and b[1] <= top else None          # noqa: E731
+            spec = _bounds_fields(AB_BFI, d=d, hi=top)
         elif iid in (A.ARM_INS_ADD, A.ARM_INS_ORR) and len(regs) in (2, 3) and \
                 not (imm is not None and len(regs) == 3):
             # d, n, m{shift} / d, n, #imm / the two-operand d, m (d = d + m)
             first = operand(regs[1]) if len(regs) == 3 or imm is not None else (lambda: bounds[d])
+            x_spec = operand_spec(regs[1]) if len(regs) == 3 or imm is not None else (AO_REG, d, 0, 0)
             if imm is not None:
                 v = imm & full
                 second: Callable[[], tuple[int, int] | None] = lambda: (v, v)  # noqa: E731
+                y_spec = (AO_IMM, 0, 0, v)
             else:
                 second = operand(regs[-1])
+                y_spec = operand_spec(regs[-1])
+            spec = _bounds_fields(AB_ADD if iid == A.ARM_INS_ADD else AB_ORR, d=d, x=x_spec, y=y_spec)
             add = iid == A.ARM_INS_ADD
 
             def rule() -> tuple[int, int] | None:
@@ -542,6 +629,7 @@ class Armv7mTaint:
                 if add:
                     return (x[0] + y[0], x[1] + y[1]) if x[1] + y[1] <= full else None
                 return max(x[0], y[0]), (1 << max(x[1], y[1]).bit_length()) - 1
+        self._nat["bounds"] = spec
         if rule is None:
             return lambda: bounds.__setitem__(d, None)
         return lambda: bounds.__setitem__(d, rule())
@@ -558,6 +646,10 @@ class Armv7mTaint:
         writes_nzcvq = is_psr and ("nzcvq" in special or special in ("apsr", "xpsr", "iapsr", "eapsr"))
         if reg is None:
             return lambda: None
+        self._nat.update(op=AM_MRS if insn.id == A.ARM_INS_MRS else AM_MSR, reg=reg,
+                         flags=self._nat["flags"] | (AP_PSR if (is_psr if insn.id == A.ARM_INS_MRS
+                                                                else writes_nzcvq) else 0))
+        self._meta[pc] += (special,)
         if insn.id == A.ARM_INS_MRS:
             def mrs() -> None:
                 t = (flags[N] | flags[Z] | flags[C] | flags[V] | flags[Q]) if is_psr else 0
@@ -652,6 +744,16 @@ class Armv7mTaint:
         fixed_size = iid in (A.ARM_INS_UMULL, A.ARM_INS_UMLAL)     # unsigned: magnitude = value
         known, bounds = self.known_ones, self.bounds
         holds = self._condition_holds(self.conditions.get(pc, insn.cc))
+        params = _bit_params(insn, imm_ops) if bit_rule is not None else (0, 0, 0)
+        self._nat.update(
+            op=AM_DP, sources=_mask(sources), dests=_mask(dests), variable=_mask(variable),
+            dp=(AF_CARRY_IN if carry_in else 0) | (AF_CARRY_ONLY if carry_only else 0)
+            | (AF_SETS_FLAGS if sets_flags else 0) | (AF_ARITH if arith else 0)
+            | (AF_SHIFTER if shifter else 0) | (AF_BITS if bit_rule is not None else 0)
+            | (AF_FIXED_SIZE if fixed_size else 0) | (AF_MULTI_CYCLE if multi_cycle else 0)
+            | (AF_PC_WRITTEN if pc_written else 0) | (AF_SATURATES if saturates else 0)
+            | (AF_SHIFT_BY if amount_reg is not None else 0),
+            reg=shift_by if amount_reg is not None else 0, reg2=shifted, bit_src=bit_src, bit_rule=params)
 
         def compute() -> None:
             t = 0
@@ -717,9 +819,12 @@ class Armv7mTaint:
         return compute
 
 
-def attach(board, spec, args, placed, sp: int) -> tuple[Armv7mTaint, list[int]]:
+def attach(board, spec, args, placed, sp: int) -> tuple[Armv7mTaint | NativeArmv7mTaint, list[int]]:
     """Seed the shadow state of a call about to start on ``board`` (registers and buffers already
-    written) and add its hooks; returns the engine and the hook handles to delete after the call."""
+    written) and start the engine ``engine_choice()`` names (the Python one when the call has more labels
+    than the C engine's masks hold). Returns the engine and the Python hook handles to delete after the
+    call (none for the C engine, whose hook stays installed, disabled between calls); after the call:
+    ``detach()``, then ``result()``, ``collector.declassified`` and ``executed_addresses()``."""
     from .common import marshal_aapcs
     from .taint_common import seed
 
@@ -727,6 +832,9 @@ def attach(board, spec, args, placed, sp: int) -> tuple[Armv7mTaint, list[int]]:
     regs = [0] * 16
     memory = ShadowMemory()
     seed(collector, args, placed, marshal_aapcs, sp, memory, regs)
+    if engine_choice() == "c" and len(collector.labels) <= MAX_NATIVE_LABELS:
+        return NativeArmv7mTaint(board, collector, regs, memory), []
+    drop_native_hook(board)
     engine = getattr(board, "_taint_engine", None)
     if engine is None or engine.uc is not board._uc or engine.image is not board._image:
         engine = board._taint_engine = Armv7mTaint(board, collector, regs, memory)
@@ -734,3 +842,272 @@ def attach(board, spec, args, placed, sp: int) -> tuple[Armv7mTaint, list[int]]:
         engine.reset(collector, regs, memory)
     board._uc.ctl_flush_tb()          # hooks are compiled into translated blocks
     return engine, engine.hook(board._uc)
+
+
+# -- the C engine (taint_native.c's armv7m part) -----------------------------------------------------
+# ``Armv7mTaint._plan`` records, beside each of its decisions, the C plan's fields (``_nat``); the C
+# hooks only execute them. The differential test (tests/test_taint_engines.py) compares the engines.
+
+MAX_NATIVE_LABELS = 32          # the C engine's masks are 32-bit
+AM_NOP, AM_DP, AM_MEM, AM_B, AM_CBZ, AM_TBB, AM_BX, AM_BL, AM_MRS, AM_MSR, AM_OTHER, AM_IT = range(1, 13)
+AP_DECLASSIFY, AP_WRITEBACK, AP_LOAD, AP_SIGNED, AP_BLX, AP_PSR = (1 << k for k in range(6))
+(AF_CARRY_IN, AF_CARRY_ONLY, AF_SETS_FLAGS, AF_ARITH, AF_SHIFTER, AF_BITS, AF_FIXED_SIZE, AF_MULTI_CYCLE,
+ AF_PC_WRITTEN, AF_SATURATES, AF_SHIFT_BY) = (1 << k for k in range(11))
+AK_NONE, AK_FORGET, AK_SET, AK_ORR_IMM, AK_ORR_REG, AK_BFI = range(6)
+AB_NONE, AB_FORGET, AB_SET, AB_LSR, AB_BFI, AB_ADD, AB_ORR = range(7)
+AO_REG, AO_LSR, AO_LSL, AO_UNKNOWN, AO_IMM = range(5)
+_KINDS = (TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAINT_VARIABLE_LATENCY, TAINT_CONDITIONAL, TAINT_IO)
+# capstone's condition codes -> the ARM encoding + 1 (0: always)
+_ARM_COND = {cc: k + 1 for k, cc in enumerate((
+    A.ARM_CC_EQ, A.ARM_CC_NE, A.ARM_CC_HS, A.ARM_CC_LO, A.ARM_CC_MI, A.ARM_CC_PL, A.ARM_CC_VS, A.ARM_CC_VC,
+    A.ARM_CC_HI, A.ARM_CC_LS, A.ARM_CC_GE, A.ARM_CC_LT, A.ARM_CC_GT, A.ARM_CC_LE))}
+_NO_OPERAND = (0, 0, 0, 0)
+_FINDINGS_CAP = 1 << 16
+_DECLASSIFIED_CAP = 1024     # tainted mcu_declassify calls recorded per call (a kind allows one)
+
+
+def _mask(regs) -> int:
+    m = 0
+    for r in regs:
+        m |= 1 << r
+    return m
+
+
+def _bounds_fields(kind: int, d: int = 0, src: int = 0, amount: int = 0, lo: int = 0, hi: int = 0,
+                   x: tuple = _NO_OPERAND, y: tuple = _NO_OPERAND) -> tuple:
+    return (kind, d, src, amount, lo, hi, x, y)
+
+
+_U8, _U16, _U32 = ctypes.c_uint8, ctypes.c_uint16, ctypes.c_uint32
+_P32 = ctypes.POINTER(_U32)
+
+
+class _AmOperand(ctypes.Structure):
+    _fields_ = [("kind", _U8), ("reg", _U8), ("amount", _U8), ("pad", _U8), ("value", _U32)]
+
+
+class _AmPlan(ctypes.Structure):
+    _fields_ = [("op", _U8), ("flags", _U8), ("cond", _U8), ("cond_flags", _U8),
+                ("written", _U16), ("sources", _U16), ("dests", _U16), ("variable", _U16),
+                ("dp", _U16), ("status", _U16),
+                ("reg", _U8), ("reg2", _U8), ("bit_src", _U8), ("rshift", _U8),
+                ("lshift", _U8), ("n_data", _U8), ("known_kind", _U8), ("known_a", _U8),
+                ("known_b", _U8), ("known_c", _U8), ("bounds_kind", _U8), ("bounds_d", _U8),
+                ("bounds_src", _U8), ("bounds_amount", _U8), ("pad0", _U8), ("pad1", _U8),
+                ("bit_mask", _U32), ("known_value", _U32), ("bounds_lo", _U32), ("bounds_hi", _U32),
+                ("x", _AmOperand), ("y", _AmOperand), ("data", _U8 * 16)]
+
+
+class _AmTaint(ctypes.Structure):
+    _fields_ = [("plans", ctypes.POINTER(_AmPlan)), ("plan_base", _U32), ("plan_span", _U32),
+                ("reported", ctypes.POINTER(_U8)), ("executed", ctypes.POINTER(_U8)),
+                ("regs", _U32 * 16), ("flags", _U32 * 5), ("bits", _U32 * 16), ("known", _U32 * 16),
+                ("lo", _U32 * 16), ("hi", _U32 * 16), ("bounded", _U32 * 16),
+                ("shadow", _P32), ("known_mem", _P32), ("lo_mem", _P32), ("hi_mem", _P32),
+                ("bounded_mem", _P32), ("shadow_base", _U32), ("shadow_size", _U32),
+                ("findings", _P32), ("n_findings", _U32), ("cap_findings", _U32), ("overflow", _U32),
+                ("declassified", _P32), ("n_declassified", _U32), ("cap_declassified", _U32),
+                ("instructions", ctypes.c_uint64), ("reg_ids", ctypes.c_int * 16), ("reg_xpsr", ctypes.c_int),
+                ("reg_read", ctypes.c_void_p), ("emu_stop", ctypes.c_void_p), ("plan", ctypes.c_void_p),
+                ("enabled", _U32), ("pending", ctypes.c_void_p), ("pending_pc", _U32),
+                ("pending_extra", _U32), ("pending_counter", _U32), ("it_addr", _U32 * 4), ("it_n", _U32),
+                ("it_i", _U32)]
+
+
+_PLAN_CFUNC = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32)
+
+
+def _fill(p: _AmPlan, nat: dict) -> None:
+    """Copy the decisions ``Armv7mTaint._plan`` recorded into the C plan ``p`` (op last: the C hook
+    reads a plan as present once its op is set)."""
+    p.flags = nat["flags"]
+    p.cond, p.cond_flags = nat.get("cond", 0), nat.get("cond_flags", 0)
+    p.written = nat.get("written", 0)
+    p.sources, p.dests, p.variable = nat.get("sources", 0), nat.get("dests", 0), nat.get("variable", 0)
+    p.dp, p.status = nat.get("dp", 0), nat.get("status", 0)
+    p.reg, p.reg2, p.bit_src = nat.get("reg", 0), nat.get("reg2", 0), nat.get("bit_src", 0)
+    p.rshift, p.lshift, p.bit_mask = nat.get("bit_rule", (0, 0, 0))
+    data = nat.get("data", ())
+    if len(data) > 16:
+        raise BoardError(f"C taint engine: {len(data)} data registers in one instruction")
+    p.n_data = len(data)
+    for i, r in enumerate(data):
+        p.data[i] = r
+    p.known_kind, p.known_a, p.known_b, p.known_c, p.known_value = nat.get("known", (AK_NONE, 0, 0, 0, 0))
+    kind, d, src, amount, lo, hi, x, y = nat.get("bounds", _bounds_fields(AB_NONE))
+    p.bounds_kind, p.bounds_d, p.bounds_src, p.bounds_amount, p.bounds_lo, p.bounds_hi = kind, d, src, amount, lo, hi
+    p.x.kind, p.x.reg, p.x.amount, p.x.value = x
+    p.y.kind, p.y.reg, p.y.amount, p.y.value = y
+    p.op = nat["op"]
+
+
+def _detail(kind: str, nat: dict, meta: tuple, aux: int) -> str:
+    """The text the Python engine writes beside a finding of ``kind`` at an instruction of plan ``nat``."""
+    op = nat["op"]
+    mnemonic, cond_flags = meta[0], meta[1]
+    if kind == TAINT_ADDRESS:
+        what, addr_regs = meta[2], meta[3]
+        return f"{what} address from " + ", ".join(_NAMES[r] for r in addr_regs if aux >> r & 1)
+    if kind == TAINT_CONDITIONAL:
+        if op == AM_MEM:
+            return f"conditional {meta[2]} on secret flags (executed: {meta[2]} cycles, skipped: 1)"
+        if op == AM_DP:
+            return "conditional multi-cycle instruction on secret flags (a failed one takes one cycle)"
+        what = {AM_CBZ: "branch", AM_TBB: "branch", AM_BX: "branch", AM_BL: "call"}.get(op, "instruction")
+        return f"conditional {what} on secret flags"
+    if kind == TAINT_BRANCH:
+        if op == AM_CBZ:
+            return f"condition on {_NAMES[nat['reg']]}"
+        return "condition flags " + "".join("NZCV"[f] for f in cond_flags if aux >> f & 1)
+    if kind == TAINT_INDIRECT_JUMP:
+        if op == AM_MEM:
+            return "jump target loaded from tainted memory"
+        if op == AM_TBB:
+            return f"table index {_NAMES[nat['reg']]}"
+        if op == AM_BX:
+            return f"target from {_NAMES[nat['reg']]}"
+        return "pc written from a tainted value"
+    if kind == TAINT_VARIABLE_LATENCY:
+        return f"{mnemonic} operand (operand-dependent latency on the Cortex-M3)"
+    return f"secret written to the special register {meta[2]}"      # TAINT_IO (MSR)
+
+
+class _NativeEngine:
+    """The C engine of one loaded firmware: its plan table over the image's flash code (filled on first
+    execution of each address, by ``Armv7mTaint._plan`` run as the planner), the shadow buffers, and the
+    hooks. The hooks stay installed from one tainted call to the next, disabled in between (Unicorn
+    compiles hooks into its translated blocks: adding or removing one means translating the code again);
+    a call without the C engine removes them first (``drop_native_hook``)."""
+
+    def __init__(self, board):
+        from unicorn.unicorn_py3.unicorn import uccallback, uclib
+
+        from .armv7m import SRAM_BASE, SRAM_SIZE
+
+        self.board, self.uc, self.image, self.uclib = board, board._uc, board._image, uclib
+        code = [(seg.address, seg.address + seg.memsz) for seg in self.image.segments if seg.address < SRAM_BASE]
+        base = min((a for a, _ in code), default=0) & ~1
+        span = max(1, (max((e for _, e in code), default=0) - base + 1) // 2)
+        self.plans = (_AmPlan * span)()
+        self.reported = (_U8 * span)()
+        self.executed = (_U8 * span)()
+        self.shadow = (_U32 * SRAM_SIZE)()
+        self.word_buffers = [(_U32 * (SRAM_SIZE // 4))() for _ in range(4)]
+        self.findings = (_U32 * (4 * _FINDINGS_CAP))()
+        self.declassified = (_U32 * (3 * _DECLASSIFIED_CAP))()
+        st = self.state = _AmTaint()
+        st.plans, st.plan_base, st.plan_span = self.plans, base, span
+        st.reported, st.executed = self.reported, self.executed
+        st.shadow, st.shadow_base, st.shadow_size = self.shadow, SRAM_BASE, SRAM_SIZE
+        st.known_mem, st.lo_mem, st.hi_mem, st.bounded_mem = self.word_buffers
+        st.findings, st.cap_findings = self.findings, _FINDINGS_CAP
+        st.declassified, st.cap_declassified = self.declassified, _DECLASSIFIED_CAP
+        for i, reg in enumerate([*_UC_GPR, U.UC_ARM_REG_SP, U.UC_ARM_REG_LR, U.UC_ARM_REG_PC]):
+            st.reg_ids[i] = reg
+        st.reg_xpsr = U.UC_ARM_REG_XPSR
+        st.reg_read = ctypes.cast(uclib.uc_reg_read, ctypes.c_void_p)
+        st.emu_stop = ctypes.cast(uclib.uc_emu_stop, ctypes.c_void_p)
+        self._plan_cb = uccallback(self.uc, _PLAN_CFUNC)(self._plan)
+        st.plan = ctypes.cast(self._plan_cb, ctypes.c_void_p)
+        # The reference engine, used as the planner only (its closures are built, never run here)
+        self.planner = Armv7mTaint(board, TaintCollector(board, TaintSpec({})), [0] * 16, ShadowMemory())
+        self.hooks: list[ctypes.c_size_t] = []
+
+    def _plan(self, _uc, pc: int) -> None:
+        """The C hook met an address without a plan: decode it and fill the table."""
+        st = self.state
+        half = (pc - st.plan_base) >> 1
+        if pc & 1 or not 0 <= half < st.plan_span:
+            raise BoardError(f"the C taint engine covers the image's flash code; an instruction ran at "
+                             f"0x{pc:x} (use the Python engine: ct --engine python)")
+        if pc not in self.planner.native_fields:
+            self.planner._plan(pc)
+        _fill(self.plans[half], self.planner.native_fields[pc])
+
+    def start(self, regs: list[int], memory: ShadowMemory) -> None:
+        """Reset the shadow state to a call's seed and enable the hooks (installing them if needed)."""
+        from .armv7m import SRAM_BASE
+
+        st = self.state
+        st.regs[:] = regs
+        st.flags[:] = [0] * 5
+        st.bits[:] = [_ALL_ONES] * 16
+        for name in ("known", "lo", "hi", "bounded"):
+            getattr(st, name)[:] = [0] * 16
+        for buf in (self.reported, self.executed, self.shadow, *self.word_buffers):
+            ctypes.memset(buf, 0, ctypes.sizeof(buf))
+        st.n_findings = st.overflow = st.instructions = st.n_declassified = 0
+        st.pending, st.it_n, st.it_i = None, 0, 0
+        for address, mask in memory.bytes.items():
+            if not 0 <= address - SRAM_BASE < st.shadow_size:
+                raise BoardError(f"secret byte at 0x{address:x} outside the board's SRAM")
+            self.shadow[address - SRAM_BASE] = mask
+        if not self.hooks:
+            lib = native_library()
+            for kind, fn in ((UC_HOOK_CODE, lib.taint_armv7m_on_code),
+                             (UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, lib.taint_armv7m_on_mem)):
+                handle = ctypes.c_size_t()
+                status = self.uclib.uc_hook_add(self.uc._uch, ctypes.byref(handle), kind,
+                                                ctypes.cast(fn, ctypes.c_void_p),
+                                                ctypes.cast(ctypes.pointer(st), ctypes.c_void_p), 1, 0)
+                if status != 0:
+                    raise BoardError(f"uc_hook_add(taint_armv7m) failed: status {status}")
+                self.hooks.append(handle)
+            self.uc.ctl_flush_tb()
+        st.enabled = 1
+
+    def remove(self) -> None:
+        if self.hooks:
+            for handle in self.hooks:
+                self.uclib.uc_hook_del(self.uc._uch, handle)
+            self.hooks = []
+            self.uc.ctl_flush_tb()
+
+
+def drop_native_hook(board) -> None:
+    """Remove the C engine's hooks before a call that does not use it (no-op when none is installed)."""
+    engine = getattr(board, "_native_taint", None)
+    if engine is not None and engine.uc is board._uc:
+        engine.remove()
+
+
+class NativeArmv7mTaint:
+    """One call on the C engine: its labels and findings (the shadow state is the ``_NativeEngine``'s)."""
+
+    def __init__(self, board, collector: TaintCollector, regs: list[int], memory: ShadowMemory):
+        engine = getattr(board, "_native_taint", None)
+        if engine is None or engine.uc is not board._uc or engine.image is not board._image:
+            engine = board._native_taint = _NativeEngine(board)
+        self.board, self.collector, self.engine = board, collector, engine
+        self.state = engine.state
+        engine.start(regs, memory)
+
+    @property
+    def instructions(self) -> int:
+        return self.state.instructions
+
+    def detach(self) -> None:
+        self.state.enabled = 0
+
+    def result(self) -> list[TaintFinding]:
+        st, planner = self.state, self.engine.planner
+        if st.overflow:
+            raise BoardError("the C taint engine's findings buffer filled up")
+        findings = self.engine.findings
+        for i in range(st.n_findings):
+            pc, kind, mask, aux = findings[4 * i: 4 * i + 4]
+            kind = _KINDS[kind]
+            self.collector.report(kind, pc, mask, _detail(kind, planner.native_fields[pc], planner._meta[pc], aux))
+        if st.n_declassified > st.cap_declassified:
+            raise BoardError(f"the C taint engine's declassification buffer filled up "
+                             f"({st.n_declassified} tainted mcu_declassify calls in one call)")
+        records = self.engine.declassified
+        for i in range(st.n_declassified):
+            value, mask, caller = records[3 * i: 3 * i + 3]
+            self.collector.declassify(mask, value, caller)
+        return self.collector.result()
+
+    def executed_addresses(self) -> frozenset[int]:
+        """This call's instructions, run or skipped (coverage)."""
+        base = self.state.plan_base
+        return frozenset(base + 2 * i for i, ran in enumerate(bytes(self.engine.executed)) if ran)

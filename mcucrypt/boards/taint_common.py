@@ -7,8 +7,8 @@ Registers carry one mask each (word granularity), memory one mask per byte (``Sh
 holding only the tainted bytes). The engines update the shadow state from a Python hook that runs before
 each instruction (see taint_rv32.py, taint_armv7m.py and docs/constant-time.md for the rules).
 
-Two engines: the Python one (the reference: its rules are the specification) and, on rv32, the same rules
-in C (taint_native.c), registered with Unicorn as a native hook. ``MCUCRYPT_TAINT_ENGINE`` (``c``, the
+Two engines: the Python one (the reference: its rules are the specification) and, on rv32 and armv7m, the
+same rules in C (taint_native.c), registered with Unicorn as native hooks. ``MCUCRYPT_TAINT_ENGINE`` (``c``, the
 default, or ``python``; ``mcucrypt ct --engine``) chooses; a board without a C engine uses Python.
 """
 from __future__ import annotations
