@@ -9,8 +9,8 @@
  * unified formulas of Hisil-Wong-Carter-Dawson (RFC 8032 section 5.1.4) through a "completed" point
  * (four multiplications back to extended, three to projective when no T is needed).
  * [a]B (key generation, signing: a secret): 64 signed radix-16 digits of a, each looked up in the
- * fixed-base table (base_table.h, flash) by a scan of the whole row with masks, then added: 64 mixed
- * additions and 4 doublings. [k]A in verification (public data): the same digits, A's multiples
+ * fixed-base table (base_table.h, ED25519_TABLE_ROWS rows) by a scan of the whole row with masks, then
+ * added: 64 mixed additions and 4 (32 rows, 24 KiB) or 28 (8 rows, 6 KiB) doublings. [k]A in verification (public data): the same digits, A's multiples
  * 1..8 computed once and indexed directly (variable time allowed: nothing is secret), 252 doublings.
  * Scalars mod L: 16-bit limbs (16 x 16 -> 32-bit products: MUL on the Cortex-M3, whose UMULL is
  * variable time; the MUL-based helper on AVR), schoolbook products, Barrett reduction.
@@ -23,18 +23,22 @@
 #include "mcucrypt/wipe.h"
 #include "ed25519.h"
 
-/* The table lives in flash on every board: PROGMEM on AVR (read by memcpy_P); on the E31, whose
- * read-only data the link places in the 16 KiB DTIM (boards/rv32/link.ld), a section of .text; on the
- * Cortex-M3 .rodata is flash already. */
+/* ED25519_TABLE_ROWS (META.yml defines, no default): 32 rows (24 KiB, four doublings) or 8 (6 KiB, 28
+ * doublings; gen_table.py). The table lives in flash: PROGMEM on AVR (read by memcpy_P), .rodata on the
+ * Cortex-M3 (flash). On the E31 .rodata is copied from flash into the 16 KiB DTIM (boards/rv32/link.ld),
+ * where a load takes a cycle instead of a trip over the SPI flash: the 8-row table goes there; the
+ * 32-row one stays in a .text section (flash). */
+#ifndef ED25519_TABLE_ROWS
+#error "ED25519_TABLE_ROWS must be defined: 32 (24 KiB table, 4 doublings) or 8 (6 KiB, 28 doublings)"
+#endif
 #if defined(__AVR__)
 #include <avr/pgmspace.h>
 #define TABLE_ROM PROGMEM
-#elif defined(__riscv)
+#elif defined(__riscv) && ED25519_TABLE_ROWS == 32
 #define TABLE_ROM __attribute__((section(".text.ed25519_base_table")))
 #else
 #define TABLE_ROM
 #endif
-
 #include "base_table.h"
 
 /* the field multiplication and squaring of the x25519 implementation linked beside this file */
@@ -423,7 +427,7 @@ static void radix16(int8_t *e, const uint8_t *a)
     e[63] = (int8_t)(e[63] + carry);
 }
 
-/* t = e * 256^row * B from the flash table: every entry of the row read, the wanted one kept by masks */
+/* t = e * 16^(S row) * B from the table: every entry of the row read, the wanted one kept by masks */
 static void select_base(ge_precomp *t, int row, int8_t e)
 {
     uint8_t neg = (uint8_t)e >> 7;
@@ -457,33 +461,32 @@ static void select_base(ge_precomp *t, int row, int8_t e)
     fe_cmov(t->xy2d, tmp, 0u - (uint32_t)neg);
 }
 
-/* r = [a]B, a < 2^255 (32 bytes little-endian), constant time in a */
+/* r = [a]B, a < 2^255 (32 bytes little-endian), constant time in a: digit classes j = S-1 .. 0 (S the
+ * table's spacing), each a multiplication of r by 16 (but the first) and one addition per row */
 static void scalarmult_base(ge_p3 *r, const uint8_t *a)
 {
     int8_t e[64];
     ge_precomp t;
     ge_p1p1 s;
-    int i;
+    int i, j, d;
     radix16(e, a);
     p3_identity(r);
-    for (i = 1; i < 64; i += 2) {
-        select_base(&t, i / 2, e[i]);
-        ge_madd(&s, r, &t);
-        p1p1_to_p3(r, &s);
+    for (j = ED25519_TABLE_SPACING - 1; j >= 0; j--) {
+        if (j != ED25519_TABLE_SPACING - 1) {
+            for (d = 0; d < 3; d++) {
+                ge_dbl(&s, r);
+                p1p1_to_p2(r, &s);
+            }
+            ge_dbl(&s, r);
+            p1p1_to_p3(r, &s);
+        }
+        for (i = 0; i < ED25519_TABLE_ROWS; i++) {
+            select_base(&t, i, e[ED25519_TABLE_SPACING * i + j]);
+            ge_madd(&s, r, &t);
+            p1p1_to_p3(r, &s);
+        }
     }
-    for (i = 0; i < 3; i++) {
-        ge_dbl(&s, r);
-        p1p1_to_p2(r, &s);
-    }
-    ge_dbl(&s, r);
-    p1p1_to_p3(r, &s);
-    for (i = 0; i < 64; i += 2) {
-        select_base(&t, i / 2, e[i]);
-        ge_madd(&s, r, &t);
-        p1p1_to_p3(r, &s);
-    }
-    for (i = 0; i < 64; i++)
-        e[i] = 0;
+    mcu_wipe(e, sizeof e);
 }
 
 /* scalars as 16-bit limbs */
