@@ -79,6 +79,77 @@ static void fe_set(fe r, uint32_t v)
         r[i] = 0;
 }
 
+#if defined(__AVR__)
+/* AVR: the same operations as 8-bit carry chains in a 16-bit sum (as crypto/x25519/ref/ladder.c does):
+ * avr-gcc compiles the 32-bit CARRY_OUT/BORROW_OUT's ">> 31" into a skip on the sign bit (SBRC), a
+ * branch on secret data that `mcucrypt ct` reports. Shifts of a signed sum are arithmetic (GCC's
+ * definition): a borrow is 0 or -1. */
+static void fe_add(fe r, const fe a, const fe b)
+{
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+    uint8_t *z = (uint8_t *)r;
+    uint16_t c = 0;
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += (uint16_t)x[i] + y[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    c = 38u & (0u - c);                      /* a carry out: 2^256 = 38 (mod p) */
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    z[0] += (uint8_t)(38u & (0u - c));       /* wrapped below 38: byte 0 < 76 after, no carry */
+}
+
+static void fe_sub(fe r, const fe a, const fe b)
+{
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+    uint8_t *z = (uint8_t *)r;
+    int16_t c = 0;
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += (int16_t)x[i] - y[i];           /* c: the borrow in, 0 or -1 */
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    c &= -38;                                /* a borrow out: 2^256 = 38 too much */
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    z[0] += (uint8_t)(c & -38);              /* twice: then z >= 2^256 - 38, byte 0 >= 218 */
+}
+
+/* the canonical value (< p) of a */
+static void fe_freeze(fe r, const fe a)
+{
+    fe t;
+    const uint8_t *x = (const uint8_t *)a;
+    uint8_t *z = (uint8_t *)r, *w = (uint8_t *)t;
+    uint16_t c = 19u & (0u - (uint16_t)(x[31] >> 7));   /* a = lo + 2^255 c = lo + 19 c */
+    uint32_t mask;
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += i == 31 ? (uint8_t)(x[31] & 0x7f) : x[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    c = 19;                                  /* r < 2^255 + 19: r - p = r + 19 - 2^255 when that bit is set */
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        w[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    mask = 0u - (t[7] >> 31);
+    t[7] &= 0x7fffffff;
+    for (i = 0; i < 8; i++)
+        r[i] ^= mask & (r[i] ^ t[i]);
+}
+#else
 /* r += 38 * c (c a small count), twice the carry folded: r < 2^256 after */
 static void fe_fold(fe r, uint32_t c)
 {
@@ -155,6 +226,8 @@ static void fe_freeze(fe r, const fe a)
     for (i = 0; i < 8; i++)
         r[i] ^= mask & (r[i] ^ t[i]);
 }
+
+#endif
 
 static void fe_cmov(fe r, const fe a, uint32_t mask)
 {
