@@ -706,19 +706,19 @@ int MCU_FN(ed25519, keygen)(uint8_t *pk, uint8_t *sk, const uint8_t *seed)
 
 int MCU_FN(ed25519, sign)(uint8_t *sig, const uint8_t *msg, size_t msglen, const uint8_t *sk)
 {
-    uint8_t h[64], r[64], k[64];
-    ge_p3 R;
+    uint8_t h[64], r[64];
+    union { ge_p3 R; uint8_t k[64]; } u;         /* R is dead once encoded: k takes its bytes (stack) */
     expand_seed(h, sk);
     sha512_3(r, h + 32, 32, msg, msglen, 0, 0);  /* r = SHA-512(prefix || M) mod L */
     sc_from_hash(r, r);
-    scalarmult_base(&R, r);
-    p3_encode(sig, &R);
-    sha512_3(k, sig, 32, sk + 32, 32, msg, msglen);   /* k = SHA-512(R || A || M) mod L */
-    sc_from_hash(k, k);
-    sc_muladd(sig + 32, k, h, r);                /* S = r + k a mod L */
+    scalarmult_base(&u.R, r);
+    p3_encode(sig, &u.R);
+    sha512_3(u.k, sig, 32, sk + 32, 32, msg, msglen);   /* k = SHA-512(R || A || M) mod L */
+    sc_from_hash(u.k, u.k);
+    sc_muladd(sig + 32, u.k, h, r);              /* S = r + k a mod L */
     mcu_wipe(h, sizeof h);
     mcu_wipe(r, sizeof r);
-    mcu_wipe(&R, sizeof R);
+    mcu_wipe(&u, sizeof u);
     return 0;
 }
 
