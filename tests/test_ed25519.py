@@ -3,8 +3,9 @@
 Wycheproof and against the `cryptography` package, the implementations against `cryptography` both ways
 (theirs signs and ours verifies; ours signs and theirs verifies) on random messages, the malformed
 inputs, the driver catching a wrong result, the table generator being current, and `mcucrypt run`.
-Vectors on every board, the differential test against the model and the constant-time check are the
-generic test's (tests/test_catalog.py)."""
+Every board also refuses one malformed input of each class. Vectors on every board (a sample by
+default: board_kat_stride), the differential test against the model and the constant-time check are
+the generic test's (tests/test_catalog.py -k ed25519)."""
 from __future__ import annotations
 
 import argparse
@@ -129,6 +130,31 @@ def test_host_refuses_every_malformed_input_and_flip() -> None:
         assert not DRIVER.verify(fw, bytes(bad), msg, pk)[0], f"bit {bit} flipped accepted"
     for bad in (sig[:-1], b"", sig + b"\x00", sig + bytes(64)):
         assert not DRIVER.verify(fw, bad, msg, pk)[0]
+
+
+BOARD_JOBS = [(i, t) for i, t in JOBS if t != "host"]
+# one malformed record of each class for the boards (each refused before or right after decoding: cheap)
+BOARD_MALFORMED = ("small-order public key 0 ", "small-order public key 1 ", "public key y = p (",
+                   "public key y = 2", "S + 1L", "S = L", "R = the identity's y + p", "R with y = 2")
+
+
+@pytest.mark.parametrize("impl,target", BOARD_JOBS, ids=[f"{i}-{t}" for i, t in BOARD_JOBS])
+def test_board_refuses_malformed_inputs(impl: str, target: str) -> None:
+    """On each board: one record of each malformed class (small-order keys, non-canonical key, S and R
+    encodings, points off the curve) and the signature truncated, empty and overlong: refused. All are
+    refused before the scalar multiplications, so the calls are cheap; bit flips, which need a whole
+    verification each, run on the boards in the generic differential test (board_flips positions) and
+    every one of the 512 on the host (above)."""
+    fw = shared_firmware("ed25519", impl, target)
+    recs = model.malformed()
+    for prefix in BOARD_MALFORMED:
+        r = next(r for r in recs if r["where"].startswith(prefix))
+        assert not DRIVER.verify(fw, r["sig"], r["msg"], r["pk"])[0], r["where"]
+    pk, sk = model.keygen(bytes(range(1, 33)))
+    msg = b"board truncation"
+    sig = model.sign(sk, msg)
+    for bad in (sig[:-1], b"", sig + b"\x00"):
+        assert not DRIVER.verify(fw, bad, msg, pk)[0], f"{len(bad)}-byte signature accepted"
 
 
 def test_driver_catches_a_wrong_signature(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,8 +9,8 @@
  * unified formulas of Hisil-Wong-Carter-Dawson (RFC 8032 section 5.1.4) through a "completed" point
  * (four multiplications back to extended, three to projective when no T is needed).
  * [a]B (key generation, signing: a secret): 64 signed radix-16 digits of a, each looked up in the
- * fixed-base table (base_table.h, flash) by a scan of the whole row with masks, then added: 64 mixed
- * additions and 4 doublings. [k]A in verification (public data): the same digits, A's multiples
+ * fixed-base table (base_table.h, ED25519_TABLE_ROWS rows) by a scan of the whole row with masks, then
+ * added: 64 mixed additions and 4 (32 rows, 24 KiB) or 28 (8 rows, 6 KiB) doublings. [k]A in verification (public data): the same digits, A's multiples
  * 1..8 computed once and indexed directly (variable time allowed: nothing is secret), 252 doublings.
  * Scalars mod L: 16-bit limbs (16 x 16 -> 32-bit products: MUL on the Cortex-M3, whose UMULL is
  * variable time; the MUL-based helper on AVR), schoolbook products, Barrett reduction.
@@ -23,18 +23,22 @@
 #include "mcucrypt/wipe.h"
 #include "ed25519.h"
 
-/* The table lives in flash on every board: PROGMEM on AVR (read by memcpy_P); on the E31, whose
- * read-only data the link places in the 16 KiB DTIM (boards/rv32/link.ld), a section of .text; on the
- * Cortex-M3 .rodata is flash already. */
+/* ED25519_TABLE_ROWS (META.yml defines, no default): 32 rows (24 KiB, four doublings) or 8 (6 KiB, 28
+ * doublings; gen_table.py). The table lives in flash: PROGMEM on AVR (read by memcpy_P), .rodata on the
+ * Cortex-M3 (flash). On the E31 .rodata is copied from flash into the 16 KiB DTIM (boards/rv32/link.ld),
+ * where a load takes a cycle instead of a trip over the SPI flash: the 8-row table goes there; the
+ * 32-row one stays in a .text section (flash). */
+#ifndef ED25519_TABLE_ROWS
+#error "ED25519_TABLE_ROWS must be defined: 32 (24 KiB table, 4 doublings) or 8 (6 KiB, 28 doublings)"
+#endif
 #if defined(__AVR__)
 #include <avr/pgmspace.h>
 #define TABLE_ROM PROGMEM
-#elif defined(__riscv)
+#elif defined(__riscv) && ED25519_TABLE_ROWS == 32
 #define TABLE_ROM __attribute__((section(".text.ed25519_base_table")))
 #else
 #define TABLE_ROM
 #endif
-
 #include "base_table.h"
 
 /* the field multiplication and squaring of the x25519 implementation linked beside this file */
@@ -75,6 +79,77 @@ static void fe_set(fe r, uint32_t v)
         r[i] = 0;
 }
 
+#if defined(__AVR__)
+/* AVR: the same operations as 8-bit carry chains in a 16-bit sum (as crypto/x25519/ref/ladder.c does):
+ * avr-gcc compiles the 32-bit CARRY_OUT/BORROW_OUT's ">> 31" into a skip on the sign bit (SBRC), a
+ * branch on secret data that `mcucrypt ct` reports. Shifts of a signed sum are arithmetic (GCC's
+ * definition): a borrow is 0 or -1. */
+static void fe_add(fe r, const fe a, const fe b)
+{
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+    uint8_t *z = (uint8_t *)r;
+    uint16_t c = 0;
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += (uint16_t)x[i] + y[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    c = 38u & (0u - c);                      /* a carry out: 2^256 = 38 (mod p) */
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    z[0] += (uint8_t)(38u & (0u - c));       /* wrapped below 38: byte 0 < 76 after, no carry */
+}
+
+static void fe_sub(fe r, const fe a, const fe b)
+{
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+    uint8_t *z = (uint8_t *)r;
+    int16_t c = 0;
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += (int16_t)x[i] - y[i];           /* c: the borrow in, 0 or -1 */
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    c &= -38;                                /* a borrow out: 2^256 = 38 too much */
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    z[0] += (uint8_t)(c & -38);              /* twice: then z >= 2^256 - 38, byte 0 >= 218 */
+}
+
+/* the canonical value (< p) of a */
+static void fe_freeze(fe r, const fe a)
+{
+    fe t;
+    const uint8_t *x = (const uint8_t *)a;
+    uint8_t *z = (uint8_t *)r, *w = (uint8_t *)t;
+    uint16_t c = 19u & (0u - (uint16_t)(x[31] >> 7));   /* a = lo + 2^255 c = lo + 19 c */
+    uint32_t mask;
+    uint8_t i;
+    for (i = 0; i < 32; i++) {
+        c += i == 31 ? (uint8_t)(x[31] & 0x7f) : x[i];
+        z[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    c = 19;                                  /* r < 2^255 + 19: r - p = r + 19 - 2^255 when that bit is set */
+    for (i = 0; i < 32; i++) {
+        c += z[i];
+        w[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    mask = 0u - (t[7] >> 31);
+    t[7] &= 0x7fffffff;
+    for (i = 0; i < 8; i++)
+        r[i] ^= mask & (r[i] ^ t[i]);
+}
+#else
 /* r += 38 * c (c a small count), twice the carry folded: r < 2^256 after */
 static void fe_fold(fe r, uint32_t c)
 {
@@ -151,6 +226,8 @@ static void fe_freeze(fe r, const fe a)
     for (i = 0; i < 8; i++)
         r[i] ^= mask & (r[i] ^ t[i]);
 }
+
+#endif
 
 static void fe_cmov(fe r, const fe a, uint32_t mask)
 {
@@ -423,7 +500,7 @@ static void radix16(int8_t *e, const uint8_t *a)
     e[63] = (int8_t)(e[63] + carry);
 }
 
-/* t = e * 256^row * B from the flash table: every entry of the row read, the wanted one kept by masks */
+/* t = e * 16^(S row) * B from the table: every entry of the row read, the wanted one kept by masks */
 static void select_base(ge_precomp *t, int row, int8_t e)
 {
     uint8_t neg = (uint8_t)e >> 7;
@@ -457,33 +534,32 @@ static void select_base(ge_precomp *t, int row, int8_t e)
     fe_cmov(t->xy2d, tmp, 0u - (uint32_t)neg);
 }
 
-/* r = [a]B, a < 2^255 (32 bytes little-endian), constant time in a */
+/* r = [a]B, a < 2^255 (32 bytes little-endian), constant time in a: digit classes j = S-1 .. 0 (S the
+ * table's spacing), each a multiplication of r by 16 (but the first) and one addition per row */
 static void scalarmult_base(ge_p3 *r, const uint8_t *a)
 {
     int8_t e[64];
     ge_precomp t;
     ge_p1p1 s;
-    int i;
+    int i, j, d;
     radix16(e, a);
     p3_identity(r);
-    for (i = 1; i < 64; i += 2) {
-        select_base(&t, i / 2, e[i]);
-        ge_madd(&s, r, &t);
-        p1p1_to_p3(r, &s);
+    for (j = ED25519_TABLE_SPACING - 1; j >= 0; j--) {
+        if (j != ED25519_TABLE_SPACING - 1) {
+            for (d = 0; d < 3; d++) {
+                ge_dbl(&s, r);
+                p1p1_to_p2(r, &s);
+            }
+            ge_dbl(&s, r);
+            p1p1_to_p3(r, &s);
+        }
+        for (i = 0; i < ED25519_TABLE_ROWS; i++) {
+            select_base(&t, i, e[ED25519_TABLE_SPACING * i + j]);
+            ge_madd(&s, r, &t);
+            p1p1_to_p3(r, &s);
+        }
     }
-    for (i = 0; i < 3; i++) {
-        ge_dbl(&s, r);
-        p1p1_to_p2(r, &s);
-    }
-    ge_dbl(&s, r);
-    p1p1_to_p3(r, &s);
-    for (i = 0; i < 64; i += 2) {
-        select_base(&t, i / 2, e[i]);
-        ge_madd(&s, r, &t);
-        p1p1_to_p3(r, &s);
-    }
-    for (i = 0; i < 64; i++)
-        e[i] = 0;
+    mcu_wipe(e, sizeof e);
 }
 
 /* scalars as 16-bit limbs */
@@ -630,19 +706,19 @@ int MCU_FN(ed25519, keygen)(uint8_t *pk, uint8_t *sk, const uint8_t *seed)
 
 int MCU_FN(ed25519, sign)(uint8_t *sig, const uint8_t *msg, size_t msglen, const uint8_t *sk)
 {
-    uint8_t h[64], r[64], k[64];
-    ge_p3 R;
+    uint8_t h[64], r[64];
+    union { ge_p3 R; uint8_t k[64]; } u;         /* R is dead once encoded: k takes its bytes (stack) */
     expand_seed(h, sk);
     sha512_3(r, h + 32, 32, msg, msglen, 0, 0);  /* r = SHA-512(prefix || M) mod L */
     sc_from_hash(r, r);
-    scalarmult_base(&R, r);
-    p3_encode(sig, &R);
-    sha512_3(k, sig, 32, sk + 32, 32, msg, msglen);   /* k = SHA-512(R || A || M) mod L */
-    sc_from_hash(k, k);
-    sc_muladd(sig + 32, k, h, r);                /* S = r + k a mod L */
+    scalarmult_base(&u.R, r);
+    p3_encode(sig, &u.R);
+    sha512_3(u.k, sig, 32, sk + 32, 32, msg, msglen);   /* k = SHA-512(R || A || M) mod L */
+    sc_from_hash(u.k, u.k);
+    sc_muladd(sig + 32, u.k, h, r);              /* S = r + k a mod L */
     mcu_wipe(h, sizeof h);
     mcu_wipe(r, sizeof r);
-    mcu_wipe(&R, sizeof R);
+    mcu_wipe(&u, sizeof u);
     return 0;
 }
 
