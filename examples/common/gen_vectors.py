@@ -42,8 +42,10 @@ SHA2_MSG_BYTES = (0, 1, 32)
 # VariableOut file (16- or 32-byte messages): the first of the longest output (SHAKE256's 250 bytes cross its
 # 136-byte rate) and the first whose output ends inside a lane (a byte length not a multiple of 8).
 SHA3_MSG_BYTES = SHA2_MSG_BYTES
-# ChaCha20-Poly1305 (RFC 8439; Count = "<file> <n>"): the first records whose message and AD fit the
+# ChaCha20-Poly1305 (RFC 8439; Count = "<file> <n>"), AES-GCM and AES-CCM (CAVP converted, Count = "<file or
+# lengths> <n>"; CCM* and CCM-8 also IEEE 802.15.4 Annex C.2): the first records whose message and AD fit the
 # example's 32-byte buffers, at most this many.
+SHORT_AEAD_FAMILIES = ("chachapoly", "aesgcm", "aesccm")
 CHACHAPOLY_RECORDS = 4
 # Poly1305: the records whose message fits the example's 160-byte buffer.
 POLY1305_MAX_MSG = 160
@@ -110,7 +112,7 @@ def records(kind: str, prim_id: str, vecs, family: str = "", mode: str = "") -> 
             rec = _limbs(f["A"]) + _limbs(f["B"]) + _limbs(f["P"])
         elif kind == "aead":
             pt, ad = v.hex("PT"), v.hex("AD")
-            if family == "chachapoly":
+            if family in SHORT_AEAD_FAMILIES:
                 if len(pt) > 32 or len(ad) > 32 or len(out) >= CHACHAPOLY_RECORDS:
                     continue
             elif int(f["Count"]) not in AEAD_COUNTS:
