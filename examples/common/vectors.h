@@ -125,6 +125,19 @@ static const uint8_t EX_ROM ex_aesccm128ble[460] = {
 EX_DEFINE_AEAD(aesccm128ble, AESCCM128BLE)
 #endif
 
+#ifdef MCU_HAVE_AESCCMSTAR128
+/* 1 records: aesccmstar128_ieee802154.txt:3 */
+#define EX_AESCCMSTAR128_COUNT 1
+static const uint8_t EX_ROM ex_aesccmstar128[65] = {
+    0x04, 0x1a, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd,
+    0xce, 0xcf, 0xac, 0xde, 0x48, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x05, 0x04, 0x61,
+    0x62, 0x63, 0x64, 0x69, 0xdc, 0x84, 0x21, 0x43, 0x02, 0x00, 0x00, 0x00, 0x00, 0x48, 0xde, 0xac,
+    0x01, 0x00, 0x00, 0x00, 0x00, 0x48, 0xde, 0xac, 0x04, 0x05, 0x00, 0x00, 0x00, 0xd4, 0x3e, 0x02,
+    0x2b,
+};
+EX_DEFINE_AEAD(aesccmstar128, AESCCMSTAR128)
+#endif
+
 #ifdef MCU_HAVE_AESCMAC128
 /* 14 records: aescmac128_rfc4493.txt:5, aescmac128_rfc4493.txt:10, aescmac128_rfc4493.txt:15, aescmac128_rfc4493.txt:20, CMACGenAES128.rsp:7, CMACGenAES128.rsp:23, CMACGenAES128.rsp:39, CMACGenAES128.rsp:55, CMACGenAES128.rsp:71, CMACGenAES128.rsp:87, CMACGenAES128.rsp:103, CMACGenAES128.rsp:119, CMACGenAES128.rsp:135, CMACGenAES128.rsp:151 */
 #define EX_AESCMAC128_COUNT 14
@@ -1983,6 +1996,9 @@ static int ex_check_all(void)
 #endif
 #ifdef MCU_HAVE_AESCCM128BLE
     failed += ex_check_aesccm128ble(&passed);
+#endif
+#ifdef MCU_HAVE_AESCCMSTAR128
+    failed += ex_check_aesccmstar128(&passed);
 #endif
 #ifdef MCU_HAVE_AESCMAC128
     failed += ex_check_aescmac128(&passed);

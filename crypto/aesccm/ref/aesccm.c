@@ -53,14 +53,31 @@ typedef struct __attribute__((aligned(4))) {
     uint8_t a[CCM_BLOCK];       /* counter block A_i */
 } ccm_state;
 
+/* x ^= one whole block of data (x 4-byte aligned, data anywhere): word by word where the core loads
+ * unaligned words (the Cortex-M3: LDR takes any address), saving ~60 cycles a block over the bytes. */
+static inline __attribute__((always_inline)) void xor_block(uint8_t x[CCM_BLOCK], const uint8_t *data)
+{
+#if defined(__ARM_FEATURE_UNALIGNED)
+    for (unsigned i = 0; i < CCM_BLOCK; i += 4) {
+        uint32_t w, v;
+        __builtin_memcpy(&w, data + i, 4);
+        __builtin_memcpy(&v, x + i, 4);
+        v ^= w;
+        __builtin_memcpy(x + i, &v, 4);
+    }
+#else
+    for (unsigned i = 0; i < CCM_BLOCK; i++) {
+        x[i] ^= data[i];
+    }
+#endif
+}
+
 /* x = E(x ^ data), whole blocks, then the tail zero-padded to a block */
 static void cbc_mac(ccm_state *s, const uint8_t *data, size_t len)
 {
     size_t whole = len / CCM_BLOCK, rest = len % CCM_BLOCK;
     for (size_t b = 0; b < whole; b++) {
-        for (unsigned i = 0; i < CCM_BLOCK; i++) {
-            s->x[i] ^= data[i];
-        }
+        xor_block(s->x, data);
         MCU_FN(aes128, encrypt)(s->x, s->x, s->rk);
         data += CCM_BLOCK;
     }
@@ -190,9 +207,12 @@ static inline __attribute__((always_inline)) int ccm_decrypt(uint8_t *m, unsigne
     uint32_t diff = 0;
     ccm_start(&s, key, nonce, n, ad, (size_t)adlen, tag_bytes);
     ccm_ctr(&s, m, c, n);
-    if (tag_bytes > 0) {
-        cbc_mac(&s, m, n);
+    if (tag_bytes == 0) {       /* CCM* with M = 0: the counter mode only, nothing to verify (no verdict path) */
+        mcu_wipe(&s, sizeof s);
+        *mlen = (unsigned long long)n;
+        return 0;
     }
+    cbc_mac(&s, m, n);
     ccm_tag(&s, want, tag_bytes);
     mcu_wipe(&s, sizeof s);
     for (unsigned i = 0; i < tag_bytes; i++) {
