@@ -24,7 +24,6 @@
  * signature and the message freely (docs/lms.md, "Constant time"). */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "mcucrypt/ns.h"
 #include "../../sha2/ref/sha2.h"
@@ -72,6 +71,37 @@ typedef struct {
     uint8_t h;             /* tree height */
 } lms_params_t;
 
+static const uint32_t SHA256_IV[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+                                      0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+
+/* Byte loops of our own: the boards' C library is freestanding (no string.h), and these are short. */
+static void copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    while (n--)
+        *dst++ = *src++;
+}
+
+static void zero(uint8_t *dst, size_t n)
+{
+    while (n--)
+        *dst++ = 0;
+}
+
+/* Nonzero when the n bytes differ (public data: an early exit is fine). */
+static int differ(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    while (n--)
+        if (*a++ != *b++)
+            return 1;
+    return 0;
+}
+
+static void set_iv(uint32_t h[8])
+{
+    for (uint8_t i = 0; i < 8; i++)
+        h[i] = SHA256_IV[i];
+}
+
 static uint32_t load_be32(const uint8_t *p)
 {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
@@ -108,8 +138,6 @@ static uint32_t ots_sig_bytes(const ots_params_t *o)
 
 /* ---- one running hash: SHA-256 (its block function) or SHAKE256 (Keccak-f[1600]) ------------------ */
 
-static const uint32_t SHA256_IV[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
-                                      0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
 
 typedef struct {
     union {
@@ -128,9 +156,9 @@ static void hash_init(hash_ctx_t *c, hash_t hash)
     c->hash = hash;
     c->count = 0;
     if (hash.family == HASH_SHA256)
-        memcpy(c->u.sha.h, SHA256_IV, sizeof SHA256_IV);
+        set_iv(c->u.sha.h);
     else
-        memset(c->u.keccak, 0, sizeof c->u.keccak);
+        zero(c->u.keccak, sizeof c->u.keccak);
 }
 
 static void hash_update(hash_ctx_t *c, const uint8_t *in, size_t len)
@@ -140,7 +168,7 @@ static void hash_update(hash_ctx_t *c, const uint8_t *in, size_t len)
         c->count += (uint32_t)len;
         if (used) {
             size_t take = 64u - used < len ? 64u - used : len;
-            memcpy(c->u.sha.block + used, in, take);
+            copy(c->u.sha.block + used, in, take);
             in += take;
             len -= take;
             if (used + take < 64u)
@@ -152,7 +180,7 @@ static void hash_update(hash_ctx_t *c, const uint8_t *in, size_t len)
             in += len & ~(size_t)63u;
             len &= 63u;
         }
-        memcpy(c->u.sha.block, in, len);
+        copy(c->u.sha.block, in, len);
     } else {
         uint32_t pos = c->count;
         while (len--) {
@@ -198,11 +226,11 @@ static void hash_final(hash_ctx_t *c, uint8_t *out)
         uint8_t *b = c->u.sha.block;
         b[used++] = 0x80;
         if (used > 56u) {
-            memset(b + used, 0, 64u - used);
+            zero(b + used, 64u - used);
             MCU_FN(sha256, blocks)(c->u.sha.h, b, 1);
             used = 0;
         }
-        memset(b + used, 0, 56u - used);
+        zero(b + used, 56u - used);
         for (uint8_t i = 0; i < 4; i++) {
             b[56 + i] = (uint8_t)(bits_hi >> (24 - 8 * i));
             b[60 + i] = (uint8_t)(bits_lo >> (24 - 8 * i));
@@ -213,7 +241,7 @@ static void hash_final(hash_ctx_t *c, uint8_t *out)
         c->u.keccak[c->count] ^= 0x1F;                /* SHAKE's domain bits and pad10*1's first 1 */
         c->u.keccak[SHAKE256_RATE - 1] ^= 0x80;
         MCU_FN(keccakf1600, permute)(c->u.keccak);
-        memcpy(out, c->u.keccak, c->hash.n);           /* n <= 32 < rate: one squeeze */
+        copy(out, c->u.keccak, c->hash.n);           /* n <= 32 < rate: one squeeze */
     }
 }
 
@@ -226,69 +254,64 @@ typedef struct {
 } prefix_t;
 
 /* The Winternitz chain of digit a (RFC 8554 Algorithm 4b, inner loop): tmp = y, then for j = a ..
- * 2^w - 2, tmp = H(I || q || u16 i || u8 j || tmp); the result goes to out (n bytes).
- * The message is 23 + n <= 55 bytes: one SHA-256 block (one SHAKE256 rate block), laid out once with
- * its padding; each step rewrites j and tmp only. */
-static void chain(const prefix_t *pre, uint16_t i, uint8_t a, uint8_t last, const uint8_t *y, hash_t hash,
-                  uint8_t *out)
+ * last = 2^w - 2, tmp = H(I || q || u16 i || u8 j || tmp); the result is absorbed into the running hash
+ * of the public key candidate, c. The message is 23 + n <= 55 bytes: one SHA-256 block (one SHAKE256
+ * rate block). Two functions, one per hash, so that each frame holds only its own workspace (the
+ * SHA-256 one is what the RAM bound of the SHA-256 sets counts). */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+NOINLINE static void chain_sha256(const prefix_t *pre, uint16_t i, uint8_t a, uint8_t last, const uint8_t *y,
+                                  uint8_t n, hash_ctx_t *c)
 {
-    uint8_t n = hash.n, len = (uint8_t)(23u + n);
-    union {
-        struct {
-            uint32_t h[8];
-            uint8_t block[64];
-        } sha;
-        uint8_t keccak[200];
-    } ws;
-    if (a > last) {        /* digit 2^w - 1: no step, z = y */
-        memcpy(out, y, n);
-        return;
+    uint32_t h[8];
+    uint8_t b[64];         /* the block, laid out once with its padding; a step rewrites j and tmp only */
+    uint8_t len = (uint8_t)(23u + n);
+    copy(b, pre->I, 16);
+    copy(b + 16, pre->q, 4);
+    b[20] = (uint8_t)(i >> 8);
+    b[21] = (uint8_t)i;
+    copy(b + 23, y, n);
+    b[len] = 0x80;
+    zero(b + len + 1, 62u - 1u - len);
+    b[62] = (uint8_t)((len * 8u) >> 8);
+    b[63] = (uint8_t)(len * 8u);
+    for (uint8_t j = a; a <= last; j++) {   /* a > last (digit 2^w - 1): no step, z = y */
+        b[22] = j;
+        set_iv(h);
+        MCU_FN(sha256, blocks)(h, b, 1);
+        store_state(b + 23, h, n);
+        if (j == last)
+            break;
     }
-    if (hash.family == HASH_SHA256) {
-        uint8_t *b = ws.sha.block;
-        memcpy(b, pre->I, 16);
-        memcpy(b + 16, pre->q, 4);
-        b[20] = (uint8_t)(i >> 8);
-        b[21] = (uint8_t)i;
-        memcpy(b + 23, y, n);
-        b[len] = 0x80;
-        memset(b + len + 1, 0, 62u - 1u - len);
-        b[62] = (uint8_t)((len * 8u) >> 8);
-        b[63] = (uint8_t)(len * 8u);
-        uint8_t j = a;
-        for (;;) {
-            b[22] = j;
-            memcpy(ws.sha.h, SHA256_IV, sizeof SHA256_IV);
-            MCU_FN(sha256, blocks)(ws.sha.h, b, 1);
-            store_state(b + 23, ws.sha.h, n);
-            if (j == last)
-                break;
-            j++;
-        }
-        memcpy(out, b + 23, n);
-    } else {
-        uint8_t tmp[32];
-        memcpy(tmp, y, n);
-        uint8_t j = a;
-        for (;;) {
-            uint8_t *s = ws.keccak;
-            memset(s, 0, sizeof ws.keccak);
-            memcpy(s, pre->I, 16);
-            memcpy(s + 16, pre->q, 4);
-            s[20] = (uint8_t)(i >> 8);
-            s[21] = (uint8_t)i;
-            s[22] = j;
-            memcpy(s + 23, tmp, n);
-            s[len] = 0x1F;
-            s[SHAKE256_RATE - 1] = 0x80;
-            MCU_FN(keccakf1600, permute)(s);
-            memcpy(tmp, s, n);
-            if (j == last)
-                break;
-            j++;
-        }
-        memcpy(out, tmp, n);
+    hash_update(c, b + 23, n);
+}
+
+NOINLINE static void chain_shake256(const prefix_t *pre, uint16_t i, uint8_t a, uint8_t last, const uint8_t *y,
+                                    uint8_t n, hash_ctx_t *c)
+{
+    uint8_t s[200], tmp[32];
+    uint8_t len = (uint8_t)(23u + n);
+    copy(tmp, y, n);
+    for (uint8_t j = a; a <= last; j++) {
+        zero(s, sizeof s);
+        copy(s, pre->I, 16);
+        copy(s + 16, pre->q, 4);
+        s[20] = (uint8_t)(i >> 8);
+        s[21] = (uint8_t)i;
+        s[22] = j;
+        copy(s + 23, tmp, n);
+        s[len] = 0x1F;
+        s[SHAKE256_RATE - 1] = 0x80;
+        MCU_FN(keccakf1600, permute)(s);
+        copy(tmp, s, n);
+        if (j == last)
+            break;
     }
+    hash_update(c, tmp, n);
 }
 
 /* RFC 8554 Algorithm 4b: the candidate public key Kc (n bytes) from the LM-OTS signature ots (type
@@ -296,7 +319,7 @@ static void chain(const prefix_t *pre, uint16_t i, uint8_t a, uint8_t last, cons
 static void ots_candidate(const ots_params_t *o, const prefix_t *pre, const uint8_t *msg, size_t msglen,
                           const uint8_t *ots, uint8_t *kc, hash_ctx_t *c)
 {
-    uint8_t n = o->hash.n, w = o->w, mask = (uint8_t)((1u << w) - 1u), z[32];
+    uint8_t n = o->hash.n, w = o->w, mask = (uint8_t)((1u << w) - 1u);
     uint8_t Q[34];         /* Q || Cksm(Q) */
     const uint8_t *C = ots + 4, *y = ots + 4 + n;
 
@@ -324,8 +347,10 @@ static void ots_candidate(const ots_params_t *o, const prefix_t *pre, const uint
     for (uint8_t k = 0; i < o->p; k++)                         /* digits of Q || Cksm, top bits first */
         for (uint8_t s = 8; s > 0 && i < o->p; s = (uint8_t)(s - w), i++) {
             uint8_t a = (uint8_t)((Q[k] >> (s - w)) & mask);
-            chain(pre, i, a, (uint8_t)(mask - 1u), y + (size_t)i * n, o->hash, z);
-            hash_update(c, z, n);
+            if (o->hash.family == HASH_SHA256)
+                chain_sha256(pre, i, a, (uint8_t)(mask - 1u), y + (size_t)i * n, n, c);
+            else
+                chain_shake256(pre, i, a, (uint8_t)(mask - 1u), y + (size_t)i * n, n, c);
         }
     hash_final(c, kc);
 }
@@ -373,14 +398,14 @@ static int lms_verify(const uint8_t *pub, const uint8_t *msg, size_t msglen, con
     uint32_t at = 4u + ots_sig_bytes(&o);
     if (siglen != at + 4u + (uint32_t)l.h * n)
         return -1;
-    if (memcmp(sig + 4, pub + 4, 4) != 0 || memcmp(sig + at, pub, 4) != 0)   /* the key's types */
+    if (differ(sig + 4, pub + 4, 4) || differ(sig + at, pub, 4))   /* the key's types */
         return -1;
     uint32_t q = load_be32(sig);
     if (q >> l.h)
         return -1;
 
     pre.I = pub + 8;
-    memcpy(pre.q, sig, 4);
+    copy(pre.q, sig, 4);
     ots_candidate(&o, &pre, msg, msglen, sig + 4, tmp, &c);
 
     uint32_t node = ((uint32_t)1 << l.h) + q;
@@ -406,7 +431,7 @@ static int lms_verify(const uint8_t *pub, const uint8_t *msg, size_t msglen, con
         hash_final(&c, tmp);
         node >>= 1;
     }
-    return memcmp(tmp, pub + 24, n) == 0 ? 0 : -1;
+    return differ(tmp, pub + 24, n) ? -1 : 0;
 }
 
 /* ---- HSS (RFC 8554 Algorithm 8), L <= 2 ----------------------------------------------------------- */
