@@ -416,3 +416,81 @@ def read_vectors(path) -> list[dict]:
     if path.suffix == ".json":
         return _acvp_records(path)
     return _rfc8554_records(path)
+
+
+# ---- the signature kind's model API (mcucrypt/kinds/signature.py) -----------------------------------
+
+# keygen takes the instance's parameters (META.yml `params`: the HSS levels of the instance's keys):
+# the kind passes them to models that set this.
+KEYGEN_TAKES_INSTANCE = True
+DEFAULT_SETS = (("LMS_SHA256_M32_H10", "LMOTS_SHA256_N32_W4"),)
+
+
+def encode_sk(key: HssKey) -> bytes:
+    """The test signer's private key as bytes: u8 L, u8 sparse, then per level u32 LMS type, u32 LM-OTS
+    type, I, SEED (n bytes), u32 leaf. Never a device's format: LMS signing is not done on a device."""
+    out = bytes([len(key.levels), int(key.sparse)])
+    for (lp, op, I, s), q in zip(key.levels, key.leaves):
+        out += u32(lp.typecode) + u32(op.typecode) + I + s + u32(q)
+    return out
+
+
+def decode_sk(sk: bytes) -> HssKey:
+    L, sparse, at, levels, leaves = sk[0], bool(sk[1]), 2, [], []
+    for _ in range(L):
+        lp, op = LMS[int.from_bytes(sk[at:at + 4], "big")], OTS[int.from_bytes(sk[at + 4:at + 8], "big")]
+        I, s = sk[at + 8:at + 24], sk[at + 24:at + 24 + op.n]
+        levels.append((lp, op, I, s))
+        leaves.append(int.from_bytes(sk[at + 24 + op.n:at + 28 + op.n], "big"))
+        at += 28 + op.n
+    return HssKey(tuple(levels), tuple(leaves), sparse)
+
+
+def keygen(seed: bytes, instance: dict | None = None) -> tuple[bytes, bytes]:
+    """An HSS key of the instance's levels (`params`), each a one-leaf (sparse) tree at a leaf drawn from
+    the seed: the verifier's cost and checks are those of a full tree (sparse_path)."""
+    sets = [tuple(s) for s in (instance or {}).get("params", DEFAULT_SETS)]
+    leaves = tuple(int.from_bytes(hashlib.sha256(b"lms-model leaf" + bytes([d]) + seed).digest()[:4], "big")
+                   % (1 << LMS_BY_NAME[ln].h) for d, (ln, _) in enumerate(sets))
+    key = hss_keygen(seed, sets, leaves, sparse=True)
+    return key.public(), encode_sk(key)
+
+
+def sign(sk: bytes, msg: bytes, ctx: bytes = b"", rnd: bytes | None = None) -> bytes:
+    if ctx or rnd:
+        raise ValueError("LMS takes no context and no randomness")
+    return hss_sign(decode_sk(sk), bytes(msg))
+
+
+def malformed() -> list[dict]:
+    """Keys and signatures every verifier here must refuse (valid False): L = 0 and 3, Nspk != L - 1,
+    unknown and mixed type codes, a leaf index past the tree, wrong lengths."""
+    key = hss_keygen(b"malformed", [("LMS_SHA256_M32_H5", "LMOTS_SHA256_N32_W8")], (3,), sparse=True)
+    pk, msg = key.public(), b"malformed inputs"
+    sig = hss_sign(key, msg)
+    lms_pk, lms_sig = pk[4:], sig[4:]
+    ots_at = 4 + OTS[4].sig_bytes + 4               # the LMS type in the signature
+    out = []
+
+    def add(what: str, p: bytes, s: bytes) -> None:
+        out.append({"op": "verify", "pk": p, "msg": msg, "sig": s, "valid": False, "where": f"malformed: {what}"})
+
+    add("L = 0", u32(0) + lms_pk, sig)
+    add("L = 3 (over the supported 2)", u32(3) + lms_pk, u32(2) + lms_sig)
+    add("L = 1, Nspk = 1", pk, u32(1) + lms_sig)
+    add("L = 2 key, Nspk = 0", u32(2) + lms_pk, sig)
+    for t in (0, 4, 25, 0xFFFFFFFF, 10):          # unknown LMS types; 10 = SHA-256/192 H5 (mixed with N32)
+        add(f"key LMS type {t:#x}", pk[:4] + u32(t) + pk[8:], sig)
+    for t in (0, 17, 0xFFFFFFFF, 8):              # unknown LM-OTS types; 8 = N24 W8 (mixed with M32)
+        add(f"key LM-OTS type {t:#x}", pk[:8] + u32(t) + pk[12:], sig)
+    add("signature LM-OTS type W4 (not the key's)", pk, sig[:8] + u32(3) + sig[12:])
+    add("signature LMS type H10 (not the key's)", pk, sig[:4 + ots_at] + u32(6) + sig[8 + ots_at:])
+    add("leaf index 2^h", pk, sig[:4] + u32(32) + sig[8:])
+    add("leaf index 2^32 - 1", pk, sig[:4] + u32(0xFFFFFFFF) + sig[8:])
+    add("public key one byte short", pk[:-1], sig)
+    add("public key one byte long", pk + b"\0", sig)
+    add("public key of 3 bytes", pk[:3], sig)
+    add("signature of 3 bytes", pk, sig[:3])
+    add("signature cut inside the LM-OTS part", pk, sig[:100])
+    add("signature one path node short", pk, sig[:-32])
+    return out
