@@ -146,6 +146,9 @@ def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str
         return [("SCALAR_BYTES", p["scalar_bytes"], "private scalar (clamped inside)"),
                 ("POINT_BYTES", p["point_bytes"], "u-coordinate: public key, peer's key or shared secret"),
                 ("FE_WORDS", 8, "a field element for fe_mul / fe_sqr, in 32-bit limbs")]
+    if kind == "signature" and "sign" not in impl.functions:      # verify only (LMS): no secret key here
+        return [("PK_BYTES", p["pk_bytes"], "public key (the longest verify takes)"),
+                ("SIG_BYTES", p["sig_bytes"], "signature (the longest verify takes)")]
     if kind == "signature":
         out = [("PK_BYTES", p["pk_bytes"], "public key (keygen's pk, verify's pk)"),
                ("SK_BYTES", p["sk_bytes"], "secret key as sign takes it (keygen's sk)"),
@@ -192,6 +195,8 @@ def wipers(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[st
     if kind == "dh":
         return [("wipe_scalar", "uint8_t", "SCALAR_BYTES", "a private scalar"),
                 ("wipe_shared", "uint8_t", "POINT_BYTES", "a shared secret")]
+    if kind == "signature" and "sign" not in impl.functions:      # verify only: nothing secret
+        return []
     if kind == "signature":
         return [("wipe_sk", "uint8_t", "SK_BYTES", "a secret key"),
                 ("wipe_seed", "uint8_t", "SEED_BYTES", "a seed (the private key keygen expands)")]
