@@ -35,6 +35,7 @@ PAPER_TITLES = {
     "sha2-peers": "SHA-2 and HMAC — the fastest peer measured on each of our boards (docs/sha2.md)",
     "chachapoly-peers": "ChaCha20-Poly1305 — the peers measured on each of our boards (docs/chachapoly.md)",
     "aescmac-peers": "AES-CMAC — the fastest peer measured on each of our boards (docs/aescmac.md)",
+    "p256-peers": "ECDSA and ECDH on P-256 — micro-ecc and Emill's M0 code measured on our boards (docs/p256.md)",
 }
 
 

@@ -230,3 +230,22 @@ def test_malformed_inputs_are_refused(impl: str, target: str) -> None:
 def test_comb_table_is_current() -> None:
     gen = ROOT / "crypto" / "p256" / "ref" / "gen_comb.py"
     assert subprocess.run([sys.executable, str(gen), "--check"], capture_output=True).returncode == 0
+
+
+def test_ct_secrets_are_valid_scalars() -> None:
+    """The kind's ct cases draw secrets through model.ct_secret: the checker's all-zero and all-one
+    patterns (and n itself) become scalars the C accepts, so each pattern runs the whole operation."""
+    for raw in (bytes(32), b"\xff" * 32, model.N.to_bytes(32, "big"), (model.N - 1).to_bytes(32, "big")):
+        d = int.from_bytes(model.ct_secret(raw), "big")
+        assert 1 <= d < model.N
+        model.keygen(model.ct_secret(raw))
+    with pytest.raises(ValueError):
+        model.keygen(bytes(32))
+
+
+def test_p256_declassifications_are_declared() -> None:
+    """keygen, sign and ecdh declassify range verdicts (docs/p256.md): the kind declares them for p256."""
+    from mcucrypt.kinds.signature import PUBLIC_RESULTS_BY_ID
+    declared = PUBLIC_RESULTS_BY_ID["p256"]
+    assert set(declared) == {"keygen", "sign", "ecdh"}
+    assert declared["sign"].per_call == 4 and declared["keygen"].per_call == 1

@@ -89,7 +89,17 @@ BENCH_MSG_BYTES = 64
 EDGE_LENGTHS = (0, 1, 127, 64)
 
 # Values a scheme's standard makes public, per scheme id and op (ct.py holds mcu_declassify to them).
-PUBLIC_RESULTS_BY_ID: dict[str, dict[str, PublicResult]] = {}
+PUBLIC_RESULTS_BY_ID: dict[str, dict[str, PublicResult]] = {
+    # P-256 (crypto/p256, docs/p256.md): a secret scalar outside [1, n-1] is refused (-1), so whether it
+    # was is the outcome; sign also says whether the caller passed a nonce (or 32 zero bytes: RFC 6979),
+    # whether that nonce (or RFC 6979's candidate) is in range, and whether r and s are nonzero.
+    "p256": {
+        "keygen": PublicResult("the key's range verdict (1 <= d < n, else -1)"),
+        "sign": PublicResult("the verdicts d in range, nonce given or RFC 6979, k in range, r and s nonzero",
+                             per_call=4),
+        "ecdh": PublicResult("the key's range verdict (1 <= d < n, else -1)"),
+    },
+}
 
 
 def full_mode() -> bool:
@@ -440,7 +450,10 @@ class SignatureDriver(KindDriver):
         model = self.model(fw.impl.primitive)
         p = fw.params
         pub = random.Random(f"ct-public/{public_seed}")
-        seed = rng.randbytes(p["seed_bytes"])
+        # A scheme whose secrets have a range (P-256's 1 <= d < n) maps each drawn secret into it
+        # (model.ct_secret), so the checker's patterns (all zeros, all ones) run the whole operation.
+        fit = getattr(model, "ct_secret", lambda raw: raw)
+        seed = fit(rng.randbytes(p["seed_bytes"]))
         pk, sk = model_keygen(model, fw, seed)
         cases = []
         if fw.has("keygen"):
@@ -450,7 +463,8 @@ class SignatureDriver(KindDriver):
         ctx = b""
         if fw.has("sign"):
             for m in msgs:
-                cases.append(CtCase("sign", self.sign_args(fw, sk, m, ctx, self._rnd(fw, rng))))
+                rnd = self._rnd(fw, rng)
+                cases.append(CtCase("sign", self.sign_args(fw, sk, m, ctx, None if rnd is None else fit(rnd))))
             if p.get("rnd_zero_deterministic"):   # the deterministic nonce's code (zeros: the caller's choice)
                 cases.append(CtCase("sign", self.sign_args(fw, sk, msgs[-1], ctx, bytes(p["rnd_bytes"]))))
         if fw.has("ecdh"):

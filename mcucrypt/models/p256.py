@@ -115,6 +115,12 @@ def scalar_from(data: bytes) -> int:
     return d
 
 
+def ct_secret(raw: bytes) -> bytes:
+    """A drawn 32-byte secret made a valid scalar, 1 + (raw mod (n - 1)): the constant-time checker's
+    patterns (all zeros, all ones) stay keys and nonces the C accepts (mcucrypt/kinds/signature.py)."""
+    return (1 + int.from_bytes(raw, "big") % (N - 1)).to_bytes(32, "big")
+
+
 def keygen(seed: bytes) -> tuple[bytes, bytes]:
     d = scalar_from(seed)
     return encode_point(mul(d, G)), d.to_bytes(32, "big")

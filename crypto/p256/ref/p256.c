@@ -69,6 +69,19 @@ static const uint32_t P256_N_NEG[8] = {0x039cdaafu, 0x0c46353du, 0x58e8617bu, 0x
 static const uint32_t P256_N_R2[8] = {0xbe79eea2u, 0x83244c95u, 0x49bd6fa6u, 0x4699799cu,
                                       0x2b6bec59u, 0x2845b239u, 0xf3d95620u, 0x66e12d94u};
 
+/* the top bit of x (0 or 1). avr-gcc turns a 32-bit x >> 31 into a skip on the sign bit (SBRC), a
+ * branch on a secret for the checker: on AVR the top byte's bit 7 goes through the carry instead. */
+static inline uint32_t top_bit(uint32_t x)
+{
+#if defined(__AVR__)
+    uint8_t h = (uint8_t)(x >> 24);
+    __asm__("lsl %0\n\tclr %0\n\trol %0" : "+r"(h));   /* C = bit 7; h = 0 (C kept); h = C */
+    return h;
+#else
+    return x >> 31;
+#endif
+}
+
 /* byte copies and fills (no libc on the boards) */
 static void copy_bytes(void *dst, const void *src, size_t n)
 {
@@ -282,9 +295,9 @@ static uint32_t sub_if_ge(uint32_t r[8], const uint32_t a[8], const uint32_t m[8
     uint32_t d[8], borrow = 0;
     for (uint8_t i = 0; i < 8; i++) {
         uint32_t lo = (a[i] & 0xffffu) - (m[i] & 0xffffu) - borrow;
-        uint32_t hi = (a[i] >> 16) - (m[i] >> 16) - (lo >> 31);
+        uint32_t hi = (a[i] >> 16) - (m[i] >> 16) - top_bit(lo);
         d[i] = (lo & 0xffffu) | (hi << 16);
-        borrow = hi >> 31;
+        borrow = top_bit(hi);
     }
     uint32_t keep_d = 0u - (borrow ^ 1u);
     for (uint8_t i = 0; i < 8; i++) {
@@ -345,7 +358,7 @@ static uint32_t fe_is_zero(const fe a)
     for (uint8_t i = 0; i < 8; i++) {
         acc |= c[i];
     }
-    return ((acc | (0u - acc)) >> 31) - 1u;
+    return top_bit(acc | (0u - acc)) - 1u;
 }
 
 static void fe_from_be(fe r, const uint8_t *in)
@@ -507,7 +520,7 @@ static uint32_t window_at(const uint32_t d[8], uint16_t pos)
     for (uint8_t b = 0; b < WINDOW_BITS; b++) {
         uint16_t bit = (uint16_t)(pos + b);
         if (bit < 256) {   /* public */
-            w |= ((d[bit >> 5] >> (bit & 31)) & 1u) << b;
+            w |= top_bit(d[bit >> 5] << (31 - (bit & 31))) << b;   /* top_bit: no skip for bit 255 */
         }
     }
     return w;
@@ -521,12 +534,12 @@ static void table_select(point *r, const point table[WINDOW_ENTRIES], uint32_t w
     for (uint8_t i = 0; i < WINDOW_ENTRIES; i++) {
         const uint32_t *e = (const uint32_t *)(const void *)&table[i];
         uint32_t diff = (uint32_t)(i + 1) ^ w;
-        uint32_t mask = ((diff - 1u) >> 31) * 0xffffffffu;  /* w < 8: diff - 1 wraps only for diff = 0 */
+        uint32_t mask = top_bit(diff - 1u) * 0xffffffffu;  /* w < 8: diff - 1 wraps only for diff = 0 */
         for (uint8_t k = 0; k < 24; k++) {
             out[k] |= e[k] & mask;
         }
     }
-    r->y[0] |= ((w - 1u) >> 31) & 1u;   /* w = 0: (0 : 1 : 0) */
+    r->y[0] |= top_bit(w - 1u);   /* w = 0: (0 : 1 : 0) */
 }
 
 void MCU_FN(p256, scalarmult)(uint32_t *r, const uint32_t *d, const uint32_t *xy)
@@ -613,11 +626,11 @@ static void scalarmult_base(uint32_t xy[16], const uint32_t d[8])
         uint32_t digit = 0;
         for (uint8_t j = 0; j < COMB_TEETH; j++) {
             uint16_t bit = (uint16_t)(pos + COMB_SPACING * j);
-            digit |= ((d[bit >> 5] >> (bit & 31)) & 1u) << j;
+            digit |= top_bit(d[bit >> 5] << (31 - (bit & 31))) << j;
         }
         fill_bytes(entry, 0, sizeof entry);
         for (uint8_t i = 0; i < 15; i++) {
-            uint32_t mask = (((uint32_t)(i + 1) ^ digit) - 1u) >> 31;
+            uint32_t mask = top_bit(((uint32_t)(i + 1) ^ digit) - 1u);
             mask = 0u - mask;
             for (uint8_t k = 0; k < 16; k++) {
                 entry[k] |= ROM_WORD(&P256_COMB[i][k]) & mask;
@@ -625,7 +638,7 @@ static void scalarmult_base(uint32_t xy[16], const uint32_t d[8])
         }
         point_double(&acc, &acc);
         point_add_mixed(&sum, &acc, entry);
-        uint32_t keep = ((digit - 1u) >> 31) * 0xffffffffu;   /* digit = 0: keep acc */
+        uint32_t keep = top_bit(digit - 1u) * 0xffffffffu;   /* digit = 0: keep acc */
         uint32_t *a = (uint32_t *)(void *)&acc;
         const uint32_t *b = (const uint32_t *)(const void *)&sum;
         for (uint8_t k = 0; k < 24; k++) {
@@ -816,7 +829,7 @@ static uint32_t sc_in_range(const uint32_t d[8])
     for (uint8_t i = 0; i < 8; i++) {
         acc |= d[i];
     }
-    uint32_t nonzero = (acc | (0u - acc)) >> 31;
+    uint32_t nonzero = top_bit(acc | (0u - acc));
     return nonzero & lt(d, P256_N);
 }
 
@@ -954,8 +967,9 @@ int MCU_FN(p256, sign)(uint8_t *sig, const uint8_t *msg, size_t msglen, const ui
             any |= rnd[i];
         }
     }
-    /* whether the caller passed a nonce or asked for RFC 6979 is the caller's public choice */
-    if (rnd && mcu_declassify((uint32_t)any)) {
+    /* whether the caller passed a nonce or asked for RFC 6979 is the caller's public choice: that bit
+     * alone is declassified (1 for a nonce, 0 for 32 zero bytes), not the OR of the nonce's bytes */
+    if (rnd && mcu_declassify(((uint32_t)any + 0xffu) >> 8)) {
         fe_from_be(k, rnd);
         if (!mcu_declassify(sc_in_range(k))) {   /* FIPS 186-5 A.3.2: the caller draws again */
             mcu_wipe(d, sizeof d);
