@@ -308,7 +308,7 @@ def signature_rows(records: list[dict]) -> dict[str, list[list[str]]]:
         out[target].append([
             prim, verify["impl"], _fmt(verify["cycles"]),
             f"{verify['cycles'] / (mhz * 1000):,.1f}" if mhz else "—", _fmt(verify["code_bytes"]), _fmt(ram),
-            _fmt(params.get("pk_bytes")), _fmt(params.get("sig_bytes")),
+            _fmt(params.get("pk_bytes")), _fmt(params.get("signature_bytes_of_params", params.get("sig_bytes"))),
             _fmt(sign["cycles"]) if sign else "verify only",
             _ct_cell(prim, sign) if sign else "—"])
     return out

@@ -210,3 +210,13 @@ def test_every_vector_on_the_atmega1284p() -> None:
     assert left_out == {"rfc8554.txt RFC 8554 Test Case 2"}
     fw = Firmware(CATALOG.implementation("lms", "avr-fast"), "lms", "avr", core="atmega1284p")
     assert DRIVER.check_vectors(fw, DRIVER.vectors(PRIM, "lms")) == 4
+
+
+def test_signature_bytes_of_params_is_the_model_s():
+    """The bootloader table's signature size of each id (META.yml signature_bytes_of_params) is the HSS
+    signature of the id's own parameter sets."""
+    from mcucrypt.models import lms as lms_model
+    prim = load_catalog().by_id("lms")
+    for prim_id, params in prim.instances.items():
+        sets = [tuple(s) for s in params["params"]]
+        assert params["signature_bytes_of_params"] == lms_model.hss_sig_bytes(sets), prim_id
