@@ -26,9 +26,9 @@
  *   - RejBoundedPoly (s1, s2) reads a fixed number of SHAKE256 blocks (2 for eta = 2, 3 for eta = 4) and
  *     compacts the accepted nibbles obliviously (log-shift compaction); more than that is needed with
  *     probability below 2^-900 (eta = 2) and 2^-154 (eta = 4) per polynomial.
- *   - SampleInBall in signing reads a fixed 264 bytes after the sign bits (more is needed with
- *     probability below 2^-364) and updates c by scanning all 256 positions for each byte. Verification
- *     samples c from the public c~ with the plain loop.
+ *   - SampleInBall in signing reads a fixed number of bytes (128, or 264 for ML-DSA-87; more is needed
+ *     with probability below 2^-140) and updates c by scanning all of it (64 words) for each byte.
+ *     Verification samples c from the public c~ with the plain loop.
  *   - The hints are packed by the same oblivious compaction, the norms and MakeHint are branch-free.
  */
 #include <stddef.h>
@@ -371,39 +371,56 @@ static void challenge_public(const params *p, int8_t c[N], const uint8_t *ctilde
     }
 }
 
-/* SampleInBall on secret c~ (signing): a fixed 264 bytes after the sign bits; each byte may place the
- * next coefficient (when it is <= i and i < 256), and c is read and written at every position. */
-#define BALL_BYTES 264
+/* SampleInBall on secret c~ (signing): a fixed number of bytes after the sign bits (128 when tau < 60,
+ * more needed with probability below 2^-140; 264 for tau = 60, below 2^-364); each byte may place the next
+ * coefficient (when it is <= i and i < 256). c is kept as 256 bytes in 64 words, read and written at every
+ * word for every byte with masks (the byte's word and lane, and i's, are secret). */
+#define BALL_BYTES_MAX 264
+static uint32_t eq_mask(uint32_t a, uint32_t b)              /* a == b: all ones (a, b < 2^31) */
+{
+    return (uint32_t)((int32_t)((a ^ b) - 1) >> 31);
+}
+
+static uint32_t lane_mask(uint32_t pos)                      /* byte pos & 3 of a word, all ones */
+{
+    uint32_t lane = pos & 3;
+    return (eq_mask(lane, 0) & 0xFFu) | (eq_mask(lane, 1) & 0xFF00u) | (eq_mask(lane, 2) & 0xFF0000u) |
+           (eq_mask(lane, 3) & 0xFF000000u);
+}
+
 static void challenge_secret(const params *p, int32_t c[N], const uint8_t *ctilde)
 {
     xof x;
-    uint8_t s[8], buf[BALL_BYTES];
+    uint8_t s[8], buf[BALL_BYTES_MAX];
+    uint32_t cw[N / 4];
+    unsigned nbytes = p->tau == 60 ? BALL_BYTES_MAX : SHAKE256_RATE - 8;
     xof_init(&x, SHAKE256_RATE);
     xof_absorb(&x, ctilde, p->ctilde_bytes);
     xof_finalize(&x);
     xof_squeeze(&x, s, 8);
-    xof_squeeze(&x, buf, BALL_BYTES);
+    xof_squeeze(&x, buf, nbytes);
     uint32_t signs_lo = s[0] | ((uint32_t)s[1] << 8) | ((uint32_t)s[2] << 16) | ((uint32_t)s[3] << 24);
     uint32_t signs_hi = s[4] | ((uint32_t)s[5] << 8) | ((uint32_t)s[6] << 16) | ((uint32_t)s[7] << 24);
     uint32_t i = N - p->tau;
-    for (unsigned j = 0; j < N; j++)
-        c[j] = 0;
-    for (unsigned k = 0; k < BALL_BYTES; k++) {
+    for (unsigned w = 0; w < N / 4; w++)
+        cw[w] = 0;
+    for (unsigned k = 0; k < nbytes; k++) {
         uint32_t b = buf[k];
         /* take: b <= i and i < 256 */
-        uint32_t take = (uint32_t)((int32_t)(i - b) >> 31) | (uint32_t)((int32_t)(255 - i) >> 31);
-        take = ~take;
-        int32_t sign = 1 - 2 * (int32_t)(signs_lo & 1);
-        int32_t cb = 0;
-        for (unsigned j = 0; j < N; j++) {
-            uint32_t is_b = (uint32_t)((int32_t)(((uint32_t)j ^ b) - 1) >> 31);   /* j == b */
-            cb |= c[j] & (int32_t)is_b;
-        }
-        for (unsigned j = 0; j < N; j++) {
-            uint32_t is_i = take & (uint32_t)((int32_t)(((uint32_t)j ^ i) - 1) >> 31);
-            uint32_t is_b = take & (uint32_t)((int32_t)(((uint32_t)j ^ b) - 1) >> 31);
-            c[j] = (c[j] & ~(int32_t)is_i) | (cb & (int32_t)is_i);
-            c[j] = (c[j] & ~(int32_t)is_b) | (sign & (int32_t)is_b);
+        uint32_t take = ~((uint32_t)((int32_t)(i - b) >> 31) | (uint32_t)((int32_t)(255 - i) >> 31));
+        uint32_t sign = 0x01010101u + (0xFEFEFEFEu & ((uint32_t)0 - (signs_lo & 1)));   /* +1 or -1 per byte */
+        uint32_t lb = lane_mask(b), li = lane_mask(i) & take, wb = b >> 2, wi = i >> 2;
+        uint32_t cb = 0;
+        for (unsigned w = 0; w < N / 4; w++)
+            cb |= cw[w] & eq_mask(w, wb);
+        cb &= lb;
+        cb = (cb | (cb >> 8) | (cb >> 16) | (cb >> 24)) & 0xFF;
+        cb *= 0x01010101u;
+        lb &= take;
+        for (unsigned w = 0; w < N / 4; w++) {
+            uint32_t mi = eq_mask(w, wi) & li, mb = eq_mask(w, wb) & lb;
+            uint32_t v = (cw[w] & ~mi) | (cb & mi);
+            cw[w] = (v & ~mb) | (sign & mb);
         }
         /* the next sign bit once one is used */
         uint32_t next_lo = (signs_lo >> 1) | (signs_hi << 31);
@@ -411,14 +428,19 @@ static void challenge_secret(const params *p, int32_t c[N], const uint8_t *ctild
         signs_hi = ((signs_hi >> 1) & take) | (signs_hi & ~take);
         i += take & 1;
     }
+    for (unsigned j = 0; j < N; j++)
+        c[j] = (int8_t)(uint8_t)(cw[j / 4] >> (8 * (j % 4)));
+    wipe(cw, sizeof cw);
     wipe(buf, sizeof buf);
     wipe(s, sizeof s);
     wipe(&x, sizeof x);
 }
 
 /* ExpandMask (Algorithm 34), polynomial r: y = BitUnpack(SHAKE256(rho'' || kappa + r), gamma1 - 1, gamma1) */
-static void sample_mask(const params *p, int32_t a[N], const uint8_t rhopp[64], unsigned kappa_r)
+/* add = 0: a = y; add = 1: a += y (z = c s1 + y without a polynomial for y) */
+static void sample_mask(const params *p, int32_t a[N], const uint8_t rhopp[64], unsigned kappa_r, int add)
 {
+    uint32_t v[8];
     xof x;
     uint8_t idx[2] = {(uint8_t)kappa_r, (uint8_t)(kappa_r >> 8)};
     uint8_t buf[5 * 4];                /* 4 coefficients of 20 (or 18) bits: 10 (9) bytes; two groups */
@@ -429,10 +451,11 @@ static void sample_mask(const params *p, int32_t a[N], const uint8_t rhopp[64], 
     xof_finalize(&x);
     for (unsigned j = 0; j < N; j += 8) {
         xof_squeeze(&x, buf, 2 * group);
-        unpack_bits((uint32_t *)a + j, buf, 8, p->z_bits);
-        for (unsigned t = j; t < j + 8; t++)
-            a[t] = p->gamma1 - a[t];
+        unpack_bits(v, buf, 8, p->z_bits);
+        for (unsigned t = 0; t < 8; t++)
+            a[j + t] = (add ? a[j + t] : 0) + p->gamma1 - (int32_t)v[t];
     }
+    wipe(v, sizeof v);
     wipe(buf, sizeof buf);
     wipe(&x, sizeof x);
 }
@@ -513,12 +536,13 @@ typedef struct {
 
 #define OMEGA_MAX 80
 
+/* w and hints: k rows, in the caller's frame (the API functions size them per parameter set) */
 static int sign_internal(const params *p, uint8_t *sig, const message *m, const uint8_t *sk,
-                         const uint8_t rnd[32])
+                         const uint8_t rnd[32], int32_t (*w)[N], uint8_t (*hints)[N / 8])
 {
-    int32_t w[p->k][N], chat[N], t[N], y[N];           /* C99 variable-length: k rows */
-    uint8_t mu[64], rhopp[64], hints[p->k][N / 8];
-    uint32_t v[N];
+    int32_t chat[N], t[N];               /* t: y (NTT domain), then the products c s1, c s2, c t0, z */
+    uint8_t mu[64], rhopp[64];
+    uint32_t *v = (uint32_t *)t;         /* t's room holds w1 and the hint compaction when t is not live */
     xof x;
     const uint8_t *rho = sk, *key = sk + 32, *tr = sk + 64;
     uint8_t *ctilde = sig, *zpack = sig + p->ctilde_bytes;
@@ -543,10 +567,10 @@ static int sign_internal(const params *p, uint8_t *sig, const message *m, const 
             for (unsigned n = 0; n < N; n++)
                 w[i][n] = 0;
         for (unsigned j = 0; j < p->l; j++) {
-            sample_mask(p, y, rhopp, kappa + j);
-            ntt(y);
+            sample_mask(p, t, rhopp, kappa + j, 0);
+            ntt(t);
             for (unsigned i = 0; i < p->k; i++)
-                matrix_entry_mul_acc(w[i], y, rho, i, j);
+                matrix_entry_mul_acc(w[i], t, rho, i, j);
         }
         /* w1 = HighBits(w), absorbed into c~ = H(mu || w1Encode(w1)) as produced */
         xof_init(&x, SHAKE256_RATE);
@@ -576,13 +600,13 @@ static int sign_internal(const params *p, uint8_t *sig, const message *m, const 
             for (unsigned n = 0; n < N; n++)
                 t[n] = montmul(chat[n], t[n]);
             intt(t);
-            sample_mask(p, y, rhopp, kappa + j);
+            sample_mask(p, t, rhopp, kappa + j, 1);
             for (unsigned n = 0; n < N; n++) {
-                int32_t z = centre(y[n] + t[n]);
+                int32_t z = centre(t[n]);
                 bad |= ~lt_mask(absv(z), p->gamma1 - p->beta);
-                y[n] = z;
+                t[n] = z;
             }
-            pack_offset(zpack + (size_t)32 * p->z_bits * j, y, p->z_bits, p->gamma1);
+            pack_offset(zpack + (size_t)32 * p->z_bits * j, t, p->z_bits, p->gamma1);
         }
         /* r0 = LowBits(w - c s2), c t0, hints; w - c s2 kept in w */
         uint32_t count = 0;
@@ -648,14 +672,12 @@ static int sign_internal(const params *p, uint8_t *sig, const message *m, const 
         index += row;
         hpack[p->omega + i] = (uint8_t)index;
     }
-    wipe(w, sizeof w);
+    wipe(w, sizeof(int32_t) * N * p->k);
     wipe(chat, sizeof chat);
     wipe(t, sizeof t);
-    wipe(y, sizeof y);
     wipe(rhopp, sizeof rhopp);
     wipe(mu, sizeof mu);
-    wipe(v, sizeof v);
-    wipe(hints, sizeof hints);
+    wipe(hints, (size_t)p->k * N / 8);
     wipe(&x, sizeof x);
     return 0;
 }
@@ -750,14 +772,15 @@ static int verify_internal(const params *p, const uint8_t *sig, size_t siglen, c
 
 /* ------------------------------------------------------------------------------ the API */
 static int sign_external(const params *p, uint8_t *sig, const uint8_t *msg, size_t msglen, const uint8_t *sk,
-                         const uint8_t *ctx, size_t ctxlen, const uint8_t *rnd)
+                         const uint8_t *ctx, size_t ctxlen, const uint8_t *rnd, int32_t (*w)[N],
+                         uint8_t (*hints)[N / 8])
 {
     static const uint8_t zero[32] = {0};
     uint8_t head[2] = {0, (uint8_t)ctxlen};
     if (ctxlen > 255)
         return -1;
     message m = {{head, ctx, msg}, {2, ctxlen, msglen}};
-    return sign_internal(p, sig, &m, sk, rnd ? rnd : zero);
+    return sign_internal(p, sig, &m, sk, rnd ? rnd : zero, w, hints);
 }
 
 static int verify_external(const params *p, const uint8_t *sig, size_t siglen, const uint8_t *msg,
@@ -770,7 +793,7 @@ static int verify_external(const params *p, const uint8_t *sig, size_t siglen, c
     return verify_internal(p, sig, siglen, &m, pk, pklen);
 }
 
-#define MLDSA_API(ID, PARAMS)                                                                              \
+#define MLDSA_API(ID, PARAMS, K)                                                                            \
     int MCU_FN(ID, keygen)(uint8_t *pk, uint8_t *sk, const uint8_t *seed);                               \
     int MCU_FN(ID, keygen)(uint8_t *pk, uint8_t *sk, const uint8_t *seed)                                \
     {                                                                                                      \
@@ -781,7 +804,9 @@ static int verify_external(const params *p, const uint8_t *sig, size_t siglen, c
     int MCU_FN(ID, sign)(uint8_t *sig, const uint8_t *msg, size_t msglen, const uint8_t *sk,             \
                          const uint8_t *ctx, size_t ctxlen, const uint8_t *rnd)                            \
     {                                                                                                      \
-        return sign_external(&PARAMS, sig, msg, msglen, sk, ctx, ctxlen, rnd);                             \
+        int32_t w[K][N];                                                                                   \
+        uint8_t hints[K][N / 8];                                                                           \
+        return sign_external(&PARAMS, sig, msg, msglen, sk, ctx, ctxlen, rnd, w, hints);                   \
     }                                                                                                      \
     int MCU_FN(ID, verify)(const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t msglen,         \
                            const uint8_t *pk, size_t pklen, const uint8_t *ctx, size_t ctxlen);            \
@@ -796,7 +821,9 @@ static int verify_external(const params *p, const uint8_t *sig, size_t siglen, c
                                   const uint8_t *sk, const uint8_t *rnd)                                   \
     {                                                                                                      \
         message m = {{mprime, 0, 0}, {mprimelen, 0, 0}};                                                   \
-        return sign_internal(&PARAMS, sig, &m, sk, rnd);                                                   \
+        int32_t w[K][N];                                                                                   \
+        uint8_t hints[K][N / 8];                                                                           \
+        return sign_internal(&PARAMS, sig, &m, sk, rnd, w, hints);                                         \
     }                                                                                                      \
     int MCU_FN(ID, verify_internal)(const uint8_t *sig, size_t siglen, const uint8_t *mprime,            \
                                     size_t mprimelen, const uint8_t *pk);                                  \
@@ -807,6 +834,6 @@ static int verify_external(const params *p, const uint8_t *sig, size_t siglen, c
         return verify_internal(&PARAMS, sig, siglen, &m, pk, PARAMS.pk_bytes);                             \
     }
 
-MLDSA_API(mldsa44, P44)
-MLDSA_API(mldsa65, P65)
-MLDSA_API(mldsa87, P87)
+MLDSA_API(mldsa44, P44, 4)
+MLDSA_API(mldsa65, P65, 6)
+MLDSA_API(mldsa87, P87, 8)
