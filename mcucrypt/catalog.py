@@ -19,7 +19,7 @@ from .build import impl_define
 from .targets import ROOT, TARGETS
 
 CRYPTO_DIR = ROOT / "crypto"
-KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "hash", "mac", "kdf", "suite", "dh")
+KINDS = ("blockcipher", "aead", "mpmul", "permutation", "stream", "hash", "mac", "kdf", "suite", "dh", "signature")
 
 
 class CatalogError(Exception):
@@ -333,7 +333,10 @@ def _check_ct_policy(prim: Primitive, where: str) -> None:
                 raise CatalogError(f"{iw}: function {op!r} is never run by the constant-time cases of the "
                                    f"{'/'.join(kinds)} kind (they check {', '.join(sorted(checked))}): "
                                    f"add it to the kind's ct_cases and ct_ops, or do not declare it")
-            dropped = kind_secret.get(op, set()) - set(impl.secret_params(op))
+            # a kind's secret parameter binds the implementations whose prototype has it (the signature
+            # kind's sign `rnd` exists only in the randomised schemes)
+            params = {p.name for p in impl.functions[op].params}
+            dropped = (kind_secret.get(op, set()) & params) - set(impl.secret_params(op))
             if dropped:
                 raise CatalogError(f"{iw}: the secret parameters of {op!r} leave out {', '.join(sorted(dropped))}, "
                                    f"secret in every {'/'.join(kinds)} implementation (META.yml may add secrets, "

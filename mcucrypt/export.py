@@ -146,6 +146,14 @@ def sizes(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[str
         return [("SCALAR_BYTES", p["scalar_bytes"], "private scalar (clamped inside)"),
                 ("POINT_BYTES", p["point_bytes"], "u-coordinate: public key, peer's key or shared secret"),
                 ("FE_WORDS", 8, "a field element for fe_mul / fe_sqr, in 32-bit limbs")]
+    if kind == "signature":
+        out = [("PK_BYTES", p["pk_bytes"], "public key (keygen's pk, verify's pk)"),
+               ("SK_BYTES", p["sk_bytes"], "secret key as sign takes it (keygen's sk)"),
+               ("SIG_BYTES", p["sig_bytes"], "signature (the longest sign writes)"),
+               ("SEED_BYTES", p["seed_bytes"], "keygen's seed (the private key it expands)")]
+        if p.get("rnd_bytes", 0):
+            out.append(("RND_BYTES", p["rnd_bytes"], "sign's fresh randomness"))
+        return out
     if kind == "permutation":
         return [("STATE_BYTES", p["state_bytes"], "state")]
     if kind == "mpmul":
@@ -178,6 +186,9 @@ def wipers(prim: Primitive, impl: Implementation, prim_id: str) -> list[tuple[st
     if kind == "dh":
         return [("wipe_scalar", "uint8_t", "SCALAR_BYTES", "a private scalar"),
                 ("wipe_shared", "uint8_t", "POINT_BYTES", "a shared secret")]
+    if kind == "signature":
+        return [("wipe_sk", "uint8_t", "SK_BYTES", "a secret key"),
+                ("wipe_seed", "uint8_t", "SEED_BYTES", "a seed (the private key keygen expands)")]
     if kind == "permutation":
         return [("wipe_state", "uint8_t", "STATE_BYTES", "a state")]
     if kind == "mpmul":
@@ -261,6 +272,15 @@ KIND_NOTES = {
          "`mcu_<id>_wipe_shared`. `fe_mul`, `fe_sqr` and `ladder` (and `fe_invert` where the implementation "
          "brings its own inversion: rv32-fast, avr-fast) are exported for benchmarks and the constant-time "
          "checker."),
+    ],
+    "signature": [
+        ("Byte order", "keys, messages and signatures are byte strings exactly as in the scheme's standard "
+         "(Ed25519: RFC 8032; the secret key is seed || public key, 64 bytes)."),
+        ("Alignment", "byte buffers may have any alignment."),
+        ("Overlap", "keep the output distinct from the inputs."),
+        ("Return codes", "0 on success; -1 on a refused input (verify: an invalid signature, a signature of the "
+         "wrong length, a malformed or small-order public key; sign writes nothing it releases on failure)."),
+        ("Lifetime", "no state; wipe secret keys and seeds with `mcu_<id>_wipe_sk` / `mcu_<id>_wipe_seed` when done."),
     ],
     "permutation": [
         ("Byte order", "the state as the FIPS 202 byte string (lanes little-endian); except in an "
@@ -384,6 +404,15 @@ OP_DOCS: dict[str, dict[str, list[str]]] = {
         "fe_invert": ["Field inversion mod 2^255 - 19 ({P}_FE_WORDS limbs). Returns nothing."],
         "ladder": ["The Montgomery ladder over `bits` scalar bits on the state st (for benchmarks and the "
                    "constant-time check). Returns nothing."],
+    },
+    "signature": {
+        "keygen": ["Derives the key pair from seed ({P}_SEED_BYTES): pk ({P}_PK_BYTES) and sk ({P}_SK_BYTES, the "
+                   "form sign takes). Returns 0. Wipe seed and sk ({p}_wipe_seed, {p}_wipe_sk) when done."],
+        "sign": ["Writes the signature of msg (msglen bytes) under sk to sig ({P}_SIG_BYTES at most). Returns 0, "
+                 "or -1 for a refused key (nothing released). Constant time in sk."],
+        "verify": ["Checks sig (siglen bytes) on msg (msglen bytes) under pk ({P}_PK_BYTES). Returns 0 when "
+                   "valid, -1 otherwise (wrong length, malformed or small-order key, non-canonical "
+                   "encodings, a failed equation)."],
     },
     "permutation": {
         "permute": ["Permutes the state ({P}_STATE_BYTES) in place. Returns nothing."],

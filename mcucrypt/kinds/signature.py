@@ -1,0 +1,424 @@
+# SPDX-License-Identifier: MIT
+"""Digital signatures (Ed25519, ECDSA P-256, ML-DSA, LMS, RSA verification): one driver for every scheme.
+
+API (META.yml `functions`). The driver fills arguments BY PARAMETER NAME from the prototype, so an
+implementation's prototype carries exactly the parameters its scheme has; `verify` is required,
+`keygen` and `sign` optional (LMS and RSA are verify-only here):
+  int keygen(uint8_t *pk, uint8_t *sk, const uint8_t *seed)
+        seed: seed_bytes (Ed25519's 32-byte private key, ML-DSA's xi, P-256's d); writes pk (pk_bytes)
+        and sk (sk_bytes, the form sign takes)
+  int sign(uint8_t *sig, size_t *siglen?, const uint8_t *msg, size_t msglen, const uint8_t *sk
+           [, const uint8_t *ctx, size_t ctxlen] [, const uint8_t *rnd])
+        sig: at most sig_bytes; siglen (optional: variable-length signatures) receives the length.
+        rnd: rnd_bytes of randomness (ML-DSA's rnd, ECDSA's k source); absent = deterministic
+  int verify(const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t msglen, const uint8_t *pk
+           [, size_t pklen] [, const uint8_t *ctx, size_t ctxlen])
+        0 valid, -1 invalid
+Every function returns 0 on success, -1 on a refused input (a bad key, signature, length); sign writes
+nothing it releases on failure. The driver checks every return value (0 or -1, nothing else).
+Instance parameters: pk_bytes, sk_bytes, sig_bytes (the maximum), seed_bytes, rnd_bytes (0 = none),
+max_instructions (a call's runaway budget, as in Firmware); optional: max_random_length (differential
+message lengths 0..this, default 300), max_ctx_bytes (random contexts 0..this where there is a ctx,
+default 32), board_kat_stride (on a board, outside MCUCRYPT_FULL=1: every keygen and sign record and
+every board_kat_stride-th verify record of the official files; default 1 = all), board_flips (byte
+positions of a valid signature flipped on a board outside full mode, default 4; every byte on the host
+and in full mode), bench_sign_messages (sign-64B is the mean over this many messages, default 1: more
+where the cost varies, as in ML-DSA's rejection loop), sign_deterministic (default true: a board's
+signature must equal the model's for the same sk, message, ctx and rnd; false: the model only verifies it).
+
+Model module (models/<scheme>.py): keygen(seed) -> (pk, sk); sign(sk, msg, ctx=b"", rnd=None) -> sig;
+verify(pk, msg, sig, ctx=b"") -> bool; read_vectors(path) -> list[dict] normalising the scheme's official
+files into records {op: keygen|sign|verify, seed, pk, sk, msg, ctx, rnd, sig, valid, where} (fields
+absent when unused), so this driver stays generic; optionally malformed() -> list of verify records
+(valid False) for the scheme's malformed keys and signatures (small-order keys, non-canonical
+encodings), every one of which verify must refuse.
+
+Differential test: random messages 0..max_random_length bytes both ways (the model signs, the board
+verifies; the board signs, the model verifies, and the signatures are equal where deterministic),
+keygen equal to the model's, a changed message refused, bit flips in every byte of a valid signature
+refused (a sample of positions on the boards), the signature truncated (by one byte, and empty) and
+overlong (one byte more) refused, and the model's malformed() records refused (on a board outside full
+mode every board_kat_stride-th of them).
+
+Constant time: keygen's seed and sign's sk and rnd are secret (a scheme's META.yml may add more);
+verify has no secret input (public_ops), and its cases run only so its code counts as executed. A
+value a scheme's standard makes public (ML-DSA's rejection verdict) is declared here, in
+PUBLIC_RESULTS_BY_ID (per scheme id), as a PublicResult.
+Bench ops: keygen, sign-64B, verify-64B (a 64-byte message).
+`mcucrypt run`: --key SEED alone: keygen, the output pk || sk; --key SEED (or SK) --input MSG: the
+signature; --key PK --input MSG --tag SIG: verify, the output the signature when it verifies, else
+exit 2 (AuthenticationFailed).
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import dataclasses
+import os
+import random
+from pathlib import Path
+
+from ..boards.base import Buf, CallResult
+from ..catalog import Param, Primitive
+from ..firmware import Firmware
+from ..kat import Vector
+from .aead import AuthenticationFailed
+from .base import BenchOp, CtCase, KindDriver, Mismatch, PublicResult, UsageError, parse_hex
+from .mac import returned_minus_one
+
+FULL_ENV = "MCUCRYPT_FULL"
+DEFAULT_MAX_RANDOM = 300
+DEFAULT_MAX_CTX = 32
+DEFAULT_BOARD_FLIPS = 4
+BENCH_MSG_BYTES = 64
+# Message lengths of the first differential trials (then random ones): empty, one byte, one SHA-512 block
+# less one, and 64 (the bench's).
+EDGE_LENGTHS = (0, 1, 127, 64)
+
+# Values a scheme's standard makes public, per scheme id and op (ct.py holds mcu_declassify to them).
+PUBLIC_RESULTS_BY_ID: dict[str, dict[str, PublicResult]] = {}
+
+
+def full_mode() -> bool:
+    return os.environ.get(FULL_ENV) == "1"
+
+
+def _record_vector(path: Path, index: int, rec: dict) -> Vector:
+    """A model's normalised record as a Vector (hex fields, 'op', 'valid', 'where' as text)."""
+    fields = {k: (v.hex() if isinstance(v, (bytes, bytearray)) else str(v)) for k, v in rec.items()}
+    return Vector(path, index, fields)
+
+
+class SignatureDriver(KindDriver):
+    kind = "signature"
+    secret = {"keygen": ("seed",), "sign": ("sk", "rnd")}
+    ct_ops = frozenset({"keygen", "sign"})
+    public_ops = frozenset({"verify"})
+    run_options = ("key", "input", "tag")
+    default_trials = 3
+
+    # -- policy -------------------------------------------------------------------------------------
+
+    def policy(self, fw: Firmware) -> "KindDriver":
+        extra = PUBLIC_RESULTS_BY_ID.get(fw.prim_id)
+        if not extra:
+            return self
+        clone = copy.copy(self)
+        clone.public_results = {**self.public_results, **extra}
+        return clone
+
+    # -- vectors ------------------------------------------------------------------------------------
+
+    def vectors(self, prim: Primitive, prim_id: str) -> list[Vector]:
+        model = self.model(prim)
+        paths = list(prim.vectors) + [prim.directory / rel for rel in prim.instances[prim_id].get("vectors", [])]
+        out: list[Vector] = []
+        for path in paths:
+            out += [_record_vector(path, i, rec) for i, rec in enumerate(model.read_vectors(path))]
+        return out
+
+    def kat_vectors(self, fw: Firmware) -> list[Vector]:
+        """On a board outside full mode: every keygen and sign record, every board_kat_stride-th verify."""
+        vectors = self.vectors(fw.impl.primitive, fw.prim_id)
+        stride = fw.params.get("board_kat_stride", 1)
+        if fw.target == "host" or full_mode() or stride <= 1:
+            return vectors
+        verify = [v for v in vectors if v.fields["op"] == "verify"]
+        keep = {id(v) for v in verify[::stride]}
+        return [v for v in vectors if v.fields["op"] != "verify" or id(v) in keep]
+
+    def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
+        if vectors is None:
+            vectors = self.kat_vectors(fw)
+        ran = 0
+        for v in vectors:
+            if fw.has(v.fields["op"]):
+                self.check_vector(fw, v)
+                ran += 1
+        return ran
+
+    def check_vector(self, fw: Firmware, vec: Vector) -> None:
+        f, where = vec.fields, vec.fields.get("where", vec.where)
+        get = lambda name: vec.hex(name) if name in f else b""   # noqa: E731
+        op = f["op"]
+        if op == "keygen":
+            if not fw.has("keygen"):
+                return
+            pk, sk = self.keygen(fw, vec.hex("seed"))[:2]
+            if pk != vec.hex("pk") or ("sk" in f and sk != vec.hex("sk")):
+                raise Mismatch(f"{where}: keygen gave pk {pk.hex()}, expected {f['pk']}")
+        elif op == "sign":
+            if not fw.has("sign"):
+                return
+            rnd = vec.hex("rnd") if "rnd" in f else None
+            sig = self.sign(fw, vec.hex("sk"), get("msg"), get("ctx"), rnd)[0]
+            if sig != vec.hex("sig"):
+                raise Mismatch(f"{where}: sign gave {sig.hex()}, expected {f['sig']}")
+        elif op == "verify":
+            ok = self.verify(fw, vec.hex("sig"), get("msg"), vec.hex("pk"), get("ctx"))[0]
+            want = f.get("valid", "True") == "True"
+            if ok != want:
+                raise Mismatch(f"{where}: verify {'accepted' if ok else 'refused'} a signature the file marks "
+                               f"{'valid' if want else 'invalid'}")
+        else:
+            raise Mismatch(f"{where}: unknown op {op!r} in the model's records")
+
+    # -- calls --------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _names(fw: Firmware, op: str) -> set[str]:
+        return {p.name for p in fw.impl.functions[op].params}
+
+    @staticmethod
+    def _verdict(op: str, res: CallResult) -> bool:
+        if res.return_value == 0:
+            return True
+        if returned_minus_one(res.return_value):
+            return False
+        raise Mismatch(f"{op} returned {res.return_value:#x}, neither 0 nor -1")
+
+    def keygen_args(self, fw: Firmware, seed: bytes) -> dict:
+        return {"pk": Buf(size=fw.params["pk_bytes"], out=True), "sk": Buf(size=fw.params["sk_bytes"], out=True),
+                "seed": Buf(seed)}
+
+    def keygen(self, fw: Firmware, seed: bytes) -> tuple[bytes, bytes, CallResult]:
+        res = fw.call("keygen", self.keygen_args(fw, seed))
+        if not self._verdict("keygen", res):
+            raise Mismatch(f"keygen refused the seed {seed.hex()}")
+        pk, sk = res.outputs
+        return pk, sk, res
+
+    def sign_args(self, fw: Firmware, sk: bytes, msg: bytes, ctx: bytes = b"", rnd: bytes | None = None) -> dict:
+        names = self._names(fw, "sign")
+        args: dict = {"sig": Buf(size=fw.params["sig_bytes"], out=True), "msg": Buf(msg), "msglen": len(msg),
+                      "sk": Buf(sk)}
+        if "siglen" in names:
+            size = Param("size_t", "siglen").scalar_size(fw.board.native_int_size)
+            args["siglen"] = Buf(size=size, out=True)
+        if "ctx" in names:
+            args["ctx"], args["ctxlen"] = Buf(ctx), len(ctx)
+        elif ctx:
+            raise UsageError(f"{fw.prim_id} takes no context")
+        if "rnd" in names:
+            if rnd is None or len(rnd) != fw.params.get("rnd_bytes", 0):
+                raise UsageError(f"{fw.prim_id}'s sign takes {fw.params.get('rnd_bytes', 0)} bytes of randomness")
+            args["rnd"] = Buf(rnd)
+        return args
+
+    def sign(self, fw: Firmware, sk: bytes, msg: bytes, ctx: bytes = b"",
+             rnd: bytes | None = None) -> tuple[bytes, CallResult]:
+        res = fw.call("sign", self.sign_args(fw, sk, msg, ctx, rnd))
+        if not self._verdict("sign", res):
+            raise Mismatch(f"sign refused the key {sk.hex()[:64]}...")
+        sig = res.outputs[0]
+        if len(res.outputs) > 1:       # siglen
+            n = int.from_bytes(res.outputs[1], "little")
+            if n > fw.params["sig_bytes"]:
+                raise Mismatch(f"sign reported a {n}-byte signature, more than sig_bytes {fw.params['sig_bytes']}")
+            sig = sig[:n]
+        return sig, res
+
+    def verify_args(self, fw: Firmware, sig: bytes, msg: bytes, pk: bytes, ctx: bytes = b"") -> dict:
+        names = self._names(fw, "verify")
+        args: dict = {"sig": Buf(sig), "siglen": len(sig), "msg": Buf(msg), "msglen": len(msg), "pk": Buf(pk)}
+        if "pklen" in names:
+            args["pklen"] = len(pk)
+        if "ctx" in names:
+            args["ctx"], args["ctxlen"] = Buf(ctx), len(ctx)
+        elif ctx:
+            raise UsageError(f"{fw.prim_id} takes no context")
+        return args
+
+    def verify(self, fw: Firmware, sig: bytes, msg: bytes, pk: bytes, ctx: bytes = b"") -> tuple[bool, CallResult]:
+        res = fw.call("verify", self.verify_args(fw, sig, msg, pk, ctx))
+        return self._verdict("verify", res), res
+
+    # -- differential -------------------------------------------------------------------------------
+
+    def _ctx(self, fw: Firmware, rng: random.Random) -> bytes:
+        if "ctx" not in self._names(fw, "verify"):
+            return b""
+        return rng.randbytes(rng.randint(0, fw.params.get("max_ctx_bytes", DEFAULT_MAX_CTX)))
+
+    def _rnd(self, fw: Firmware, rng: random.Random) -> bytes | None:
+        n = fw.params.get("rnd_bytes", 0)
+        return rng.randbytes(n) if n else None
+
+    def _flip_positions(self, fw: Firmware, sig_len: int, rng: random.Random) -> list[int]:
+        if fw.target == "host" or full_mode():
+            return list(range(sig_len))
+        n = min(sig_len, fw.params.get("board_flips", DEFAULT_BOARD_FLIPS))
+        return sorted({0, sig_len - 1, *rng.sample(range(sig_len), max(0, n - 2))})[:max(n, 2)]
+
+    def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
+        model = self.model(fw.impl.primitive)
+        p = fw.params
+        top = p.get("max_random_length", DEFAULT_MAX_RANDOM)
+        run = 0
+        for i in range(trials):
+            seed = rng.randbytes(p["seed_bytes"])
+            pk, sk = model.keygen(seed)
+            where = f"trial {i} (seed {seed.hex()})"
+            if fw.has("keygen"):
+                got_pk, got_sk, _ = self.keygen(fw, seed)
+                if (got_pk, got_sk) != (pk, sk):
+                    raise Mismatch(f"{where}: keygen gave pk {got_pk.hex()}, model {pk.hex()}"
+                                   + ("" if got_pk != pk else " (sk differs)"))
+                run += 1
+            msg = rng.randbytes(EDGE_LENGTHS[i] if i < len(EDGE_LENGTHS) else rng.randint(0, top))
+            ctx, rnd = self._ctx(fw, rng), self._rnd(fw, rng)
+            where += f", {len(msg)}-byte message {msg.hex()[:64]}"
+            # the model signs, the board verifies
+            sig = model.sign(sk, msg, ctx, rnd) if rnd is not None or ctx else model.sign(sk, msg)
+            if not self.verify(fw, sig, msg, pk, ctx)[0]:
+                raise Mismatch(f"{where}: verify refused the model's signature {sig.hex()}")
+            run += 1
+            # the board signs, the model verifies
+            if fw.has("sign"):
+                got = self.sign(fw, sk, msg, ctx, rnd)[0]
+                if p.get("sign_deterministic", True) and got != sig:
+                    raise Mismatch(f"{where}: sign gave {got.hex()}, model {sig.hex()}")
+                if not model.verify(pk, msg, got, ctx):
+                    raise Mismatch(f"{where}: the model refused the board's signature {got.hex()}")
+                run += 1
+            # a changed message
+            bad_msg = msg + b"\x00" if not msg else bytes([msg[0] ^ 1]) + msg[1:]
+            if self.verify(fw, sig, bad_msg, pk, ctx)[0]:
+                raise Mismatch(f"{where}: verify accepted the signature for a changed message")
+            run += 1
+            if i == 0:
+                run += self._malformed_signatures(fw, model, sig, msg, pk, ctx, rng, where)
+        malformed = getattr(model, "malformed", lambda: [])() if trials else []
+        if fw.target != "host" and not full_mode():     # a board: every board_kat_stride-th record
+            malformed = malformed[::max(1, p.get("board_kat_stride", 1))]
+        for rec in malformed:
+            ok = self.verify(fw, rec["sig"], rec.get("msg", b""), rec["pk"], rec.get("ctx", b""))[0]
+            if ok:
+                raise Mismatch(f"verify accepted a malformed input: {rec['where']}")
+            run += 1
+        return run
+
+    def _malformed_signatures(self, fw: Firmware, model, sig: bytes, msg: bytes, pk: bytes, ctx: bytes,
+                              rng: random.Random, where: str) -> int:
+        """Bit flips in each chosen byte of a valid signature, and the signature truncated and overlong:
+        all refused (and refused by the model: the check is on the board, the model confirms the case)."""
+        run = 0
+        for pos in self._flip_positions(fw, len(sig), rng):
+            bad = bytearray(sig)
+            bad[pos] ^= 1 << rng.randrange(8)
+            if self.verify(fw, bytes(bad), msg, pk, ctx)[0]:
+                raise Mismatch(f"{where}: verify accepted the signature with byte {pos} changed: {bad.hex()}")
+            run += 1
+        for bad in (sig[:-1], b"", sig + b"\x00"):
+            if self.verify(fw, bad, msg, pk, ctx)[0]:
+                raise Mismatch(f"{where}: verify accepted a {len(bad)}-byte signature ({len(sig)} expected)")
+            run += 1
+        if "pklen" in self._names(fw, "verify"):
+            for bad_pk in (pk[:-1], pk + b"\x00"):
+                if self.verify(fw, sig, msg, bad_pk, ctx)[0]:
+                    raise Mismatch(f"{where}: verify accepted a {len(bad_pk)}-byte public key")
+                run += 1
+        return run
+
+    # -- bench --------------------------------------------------------------------------------------
+
+    def bench(self, fw: Firmware) -> list[BenchOp]:
+        model = self.model(fw.impl.primitive)
+        p = fw.params
+        rng = random.Random(f"bench/{fw.prim_id}")
+        seed = rng.randbytes(p["seed_bytes"])
+        pk, sk = model.keygen(seed)
+        ops = []
+        if fw.has("keygen"):
+            got_pk, got_sk, res = self.keygen(fw, seed)
+            if (got_pk, got_sk) != (pk, sk):
+                raise Mismatch("bench: keygen disagrees with the model")
+            ops.append(BenchOp("keygen", 0, res))
+        msgs = [rng.randbytes(BENCH_MSG_BYTES) for _ in range(max(1, p.get("bench_sign_messages", 1)))]
+        ctx = b""
+        sig = None
+        if fw.has("sign"):
+            results = []
+            for m in msgs:
+                rnd = self._rnd(fw, rng)
+                s, res = self.sign(fw, sk, m, ctx, rnd)
+                if not model.verify(pk, m, s, ctx):
+                    raise Mismatch("bench: the model refused the board's signature")
+                results.append(res)
+                sig = s if sig is None else sig
+            n = len(results)
+            mean = dataclasses.replace(results[0], cycles=round(sum(r.cycles for r in results) / n),
+                                       instructions=round(sum(r.instructions for r in results) / n),
+                                       stack_bytes=max(r.stack_bytes for r in results))
+            ops.append(BenchOp(f"sign-{BENCH_MSG_BYTES}B", BENCH_MSG_BYTES, mean))
+        if sig is None:
+            rnd = self._rnd(fw, rng)
+            sig = model.sign(sk, msgs[0], ctx, rnd) if rnd is not None else model.sign(sk, msgs[0])
+        ok, res = self.verify(fw, sig, msgs[0], pk, ctx)
+        if not ok:
+            raise Mismatch("bench: verify refused a valid signature")
+        ops.append(BenchOp(f"verify-{BENCH_MSG_BYTES}B", BENCH_MSG_BYTES, res))
+        return ops
+
+    # -- constant time ------------------------------------------------------------------------------
+
+    def ct_cases(self, fw: Firmware, rng: random.Random, public_seed: int) -> list[CtCase]:
+        """keygen on a secret seed; sign with a secret sk (and rnd) on public messages of every length
+        class (empty, short, one hash block and more); verify (nothing secret: so that its code is
+        executed under the checker) on a valid and on a changed signature."""
+        model = self.model(fw.impl.primitive)
+        p = fw.params
+        pub = random.Random(f"ct-public/{public_seed}")
+        seed = rng.randbytes(p["seed_bytes"])
+        pk, sk = model.keygen(seed)
+        cases = []
+        if fw.has("keygen"):
+            cases.append(CtCase("keygen", self.keygen_args(fw, seed)))
+        lengths = p.get("ct_lengths", (0, 21, 200))
+        msgs = [pub.randbytes(n) for n in lengths]
+        ctx = b""
+        if fw.has("sign"):
+            for m in msgs:
+                cases.append(CtCase("sign", self.sign_args(fw, sk, m, ctx, self._rnd(fw, rng))))
+        rnd = self._rnd(fw, pub)
+        sig = model.sign(sk, msgs[0], ctx, rnd) if rnd is not None else model.sign(sk, msgs[0])
+        bad = bytes([sig[0] ^ 1]) + sig[1:]
+        for s in (sig, bad):
+            cases.append(CtCase("verify", self.verify_args(fw, s, msgs[0], pk, ctx)))
+        return cases
+
+    # -- run ----------------------------------------------------------------------------------------
+
+    def run(self, fw: Firmware, opts: argparse.Namespace) -> tuple[bytes, CallResult]:
+        p = fw.params
+        key = parse_hex("key", getattr(opts, "key", None))
+        msg = parse_hex("input", opts.input) if getattr(opts, "input", None) is not None else None
+        if getattr(opts, "tag", None) is not None:
+            if msg is None:
+                raise UsageError("--tag (a signature to verify) needs --input (the message)")
+            if len(key) != p["pk_bytes"]:
+                raise UsageError(f"--key: verify takes the {p['pk_bytes']}-byte public key, got {len(key)} bytes")
+            sig = parse_hex("tag", opts.tag)
+            ok, res = self.verify(fw, sig, msg, key)
+            if not ok:
+                raise AuthenticationFailed("signature refused: it does not verify for this public key and message")
+            return sig, res
+        if not fw.has("sign") and not fw.has("keygen"):
+            raise UsageError(f"{fw.prim_id} is verify-only here: give --key PK --input MSG --tag SIG")
+        if len(key) == p["seed_bytes"] and fw.has("keygen"):
+            pk, sk, res = self.keygen(fw, key)
+            if msg is None:
+                return pk + sk, res
+        elif len(key) == p["sk_bytes"] and msg is not None:
+            sk = key
+        else:
+            raise UsageError(f"--key: a {p['seed_bytes']}-byte seed (keygen) or, with --input, a "
+                             f"{p['sk_bytes']}-byte secret key; got {len(key)} bytes")
+        if not fw.has("sign"):
+            raise UsageError(f"{fw.prim_id} has no sign here")
+        if p.get("rnd_bytes", 0):
+            raise UsageError(f"{fw.prim_id}'s sign takes randomness: `mcucrypt run` does not draw it")
+        return self.sign(fw, sk, msg)
+
+
+DRIVER = SignatureDriver()
