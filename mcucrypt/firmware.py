@@ -32,6 +32,10 @@ class Firmware:
                                f"(it runs on: {', '.join(impl.targets)})")
         # The core decides the part only where the target has several (avr: its mcu); on rv32 the board
         # stays the board (it also runs the Zbb variants the E31 lacks: `run --impl` allows them).
+        # An instance may name the part it needs on a target (`avr_core: atmega1284p` in META.yml: ML-DSA's
+        # keygen and sign need more than the ATmega128's 4 KiB of SRAM); an explicit core wins.
+        if core is None:
+            core = impl.params(prim_id).get(f"{target}_core")
         self.core: Core = core if isinstance(core, Core) else get_core(target, core)
         mcu = self.core.mcu if self.core.mcu != get_core(target).mcu else None
         self.impl = impl

@@ -484,3 +484,27 @@ def read_vectors(path) -> list[dict]:
                 rec["ctx"] = b""
             out.append(rec)
     return out
+
+
+class _Scheme:
+    """One parameter set's external interface, as the signature kind calls it (keygen(seed) -> (pk, sk),
+    sign(sk, msg, ctx, rnd), verify(pk, msg, sig, ctx))."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def keygen(self, seed: bytes):
+        return keygen_internal(self.name, seed)
+
+    def sign(self, sk: bytes, msg: bytes, ctx: bytes = b"", rnd: bytes | None = None) -> bytes:
+        return sign(sk, msg, ctx, rnd, name=self.name)
+
+    def verify(self, pk: bytes, msg: bytes, sig: bytes, ctx: bytes = b"") -> bool:
+        if len(pk) != Params(self.name).pk_bytes:
+            return False
+        return verify(pk, msg, sig, ctx, name=self.name)
+
+
+def for_id(prim_id: str) -> _Scheme:
+    """The signature kind's model of one id (mldsa44, mldsa65, mldsa87)."""
+    return _Scheme(prim_id)
