@@ -62,6 +62,8 @@ class BenchRecord:
     flash_data_reads: int | None = None  # armv7m: data reads from flash (tables, literals): data placement
     constant_time_mode: str = "n/a"  # taint | trace | n/a: which mode of the checker (ct.py) decided
     core: str | None = None        # measured on this part instead of the target's default (bench --core)
+    static_ram_bytes: int | None = None  # the implementation's .data and .bss in the image (build.static_ram_size)
+    ram_bytes: int | None = None   # stack_bytes + static_ram_bytes: what the call needs of the part's RAM
 
 
 def select_jobs(catalog: Catalog, prims: Iterable[str] = (), impls: Iterable[str] = (),
@@ -163,7 +165,8 @@ def run_job(job: Job) -> list[BenchRecord]:
             instructions=r.instructions, code_bytes=fw.code_bytes, stack_bytes=r.stack_bytes,
             kat=kat, constant_time=ct_status, constant_time_claimed=impl.constant_time, isa=isa,
             cycles_warm=warm.get(op.op), flash_data_reads=flash_reads.get(id(r)),
-            constant_time_mode="n/a" if ct_report is None else ct_report.mode, core=job.core))
+            constant_time_mode="n/a" if ct_report is None else ct_report.mode, core=job.core,
+            static_ram_bytes=fw.static_ram_bytes, ram_bytes=r.stack_bytes + fw.static_ram_bytes))
     if job.core is None:    # META.yml goals speak of the target's default part
         _check_goals(impl.primitive.goals, records)
     return records

@@ -153,9 +153,27 @@ def _run(cmd: list[str], what: str) -> None:
 _MAP_INPUT = re.compile(r"^\s*(\.[\w.$]+)?\s+0x([0-9a-fA-F]+)\s+0x([0-9a-fA-F]+)\s+(\S+)$")
 
 
+CODE_SECTIONS = (".text", ".rodata", ".srodata", ".progmem")
+# Static RAM: initialised (.data, its initial values also in flash) and zeroed (.bss) data; RISC-V's small
+# data sections beside them.
+STATIC_RAM_SECTIONS = (".data", ".sdata", ".bss", ".sbss")
+
+
 def code_size(image: Image, own_sources: Sequence[Path | str]) -> int:
     """Bytes of text and read-only data that the linker kept from ``own_sources`` (board files and
     libgcc excluded), read from the linker map: .text*, .rodata*, .srodata* and AVR's .progmem*."""
+    return own_section_bytes(image, own_sources, CODE_SECTIONS)
+
+
+def static_ram_size(image: Image, own_sources: Sequence[Path | str]) -> int:
+    """Bytes of static RAM (.data*, .bss* and RISC-V's .sdata*, .sbss*) that the linker kept from
+    ``own_sources``: the RAM an implementation holds for the whole program, beside its stack."""
+    return own_section_bytes(image, own_sources, STATIC_RAM_SECTIONS)
+
+
+def own_section_bytes(image: Image, own_sources: Sequence[Path | str], prefixes: tuple[str, ...]) -> int:
+    """Bytes of the input sections named ``prefixes*`` that the linker kept from ``own_sources``' objects,
+    read from the linker map."""
     stems = {Path(s).stem for s in own_sources}
     total = 0
     section: str | None = None
@@ -180,7 +198,7 @@ def code_size(image: Image, own_sources: Sequence[Path | str]) -> int:
             if stripped.startswith(".") and " " not in stripped:
                 section = stripped   # long section name; its address line follows
             continue
-        if not sec or not sec.startswith((".text", ".rodata", ".srodata", ".progmem")):
+        if not sec or not sec.startswith(prefixes):
             continue
         obj_file = Path(obj.split("(")[0])
         if obj_file.suffix == ".o" and obj_file.parent.name.startswith("obj-") and obj_file.stem in stems:

@@ -181,7 +181,7 @@ class Catalog:
         return prim.implementations[impl]
 
 
-GOAL_METRICS = ("cycles", "cycles_per_byte", "code_bytes", "stack_bytes")
+GOAL_METRICS = ("cycles", "cycles_per_byte", "code_bytes", "stack_bytes", "static_ram_bytes", "ram_bytes")
 
 
 @dataclass(frozen=True)

@@ -517,18 +517,19 @@ def print_bench_table(records: list[bench_mod.BenchRecord]) -> None:
     table = Table(title="mcucrypt bench (cycles on the virtual boards)")
     for col, just in (("prim", "left"), ("impl", "left"), ("target", "left"), ("op", "left"),
                       ("bytes", "right"), ("cycles", "right"), ("c/B", "right"), ("code B", "right"),
-                      ("stack B", "right"), ("kat", "left"), ("ct", "left")):
+                      ("stack B", "right"), ("static B", "right"), ("kat", "left"), ("ct", "left")):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for r in records:
         if r.error:
-            table.add_row(r.prim, r.impl, r.target, "[red]error", "", "", "", "", "", "fail", "")
+            table.add_row(r.prim, r.impl, r.target, "[red]error", "", "", "", "", "", "", "fail", "")
             continue
         ct_text = r.constant_time + ("" if r.constant_time == "n/a" else f" ({r.constant_time_mode})") + \
             ("" if r.constant_time_claimed or r.constant_time == "n/a" else " (not claimed)")
         table.add_row(r.prim, r.impl, r.target + (f" ({r.core})" if r.core else ""), r.op, str(r.bytes or ""),
                       f"{r.cycles:,}",
                       f"{r.cycles_per_byte:.2f}" if r.cycles_per_byte is not None else "",
-                      f"{r.code_bytes:,}", str(r.stack_bytes), r.kat, ct_text)
+                      f"{r.code_bytes:,}", str(r.stack_bytes),
+                      "" if r.static_ram_bytes is None else f"{r.static_ram_bytes:,}", r.kat, ct_text)
     Console(width=160).print(table)
 
 
@@ -708,6 +709,9 @@ def cmd_report(opts: argparse.Namespace) -> int:
     if not results.exists():
         raise CliError(f"no results file {results}: run `mcucrypt bench` first")
     read_results(results)               # the file, checked: every error names it
+    if opts.show:                       # one group of tables in the terminal, no files written
+        report.print_tables(results, opts.show)
+        return 0
     out = check_out_dir(opts.out)       # before the work: a file or /proc is an error now
     try:
         md, page = report.write_report(results, out)
@@ -1144,10 +1148,15 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Write report.md, a self-contained report.html and the plots (PNG) from a "
                        "results file: the papers' tables with our figures beside theirs, goals, the cross-target "
                        "table, every measurement and the provenance.",
-                       epilog=_examples("mcucrypt report", "mcucrypt report --results /tmp/avr.json --out /tmp/r"))
+                       epilog=_examples("mcucrypt report", "mcucrypt report --results /tmp/avr.json --out /tmp/r",
+                                        "mcucrypt report --show signatures"))
     s.add_argument("--results", default=str(ROOT / "results" / "bench.json"), metavar="FILE",
                    help="results file (default results/bench.json)")
     s.add_argument("--out", default=str(ROOT / "results"), metavar="DIR", help="output folder (default results/)")
+    s.add_argument("--show", choices=("glance", "signatures", "modes", "goals"),
+                   help="print one group of tables in the terminal instead of writing files: the best "
+                   "constant-time implementation per job and core, the bootloader's signature table, AEAD "
+                   "modes and MACs beside the peers, the goals")
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("compare", help="per-row changes in cycles, code and stack between results",

@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 
 from .boards import make_board
 from .boards.base import DEFAULT_MAX_INSTRUCTIONS, Arg, Board, Buf, CallResult, Int, TaintSpec
-from .build import Image, build, code_size
+from .build import Image, build, code_size, static_ram_size
 from .catalog import CatalogError, Implementation, Param, load_catalog
 from .cores import Core, get_core
 
@@ -61,6 +61,10 @@ class Firmware:
     @cached_property
     def code_bytes(self) -> int:
         return code_size(self.image, self.impl.sources)
+
+    @cached_property
+    def static_ram_bytes(self) -> int:
+        return static_ram_size(self.image, self.impl.sources)
 
     def has(self, op: str) -> bool:
         """Whether this id exports ``op`` (an instance's ``ops`` may list fewer than the family's functions)."""

@@ -31,7 +31,7 @@ KEY_FIELDS = ("prim", "impl", "target", "op")
 REQUIRED_COUNTS = ("bytes", "cycles", "code_bytes", "stack_bytes")
 # Figures a record may carry, or leave null: when present, finite non-negative integers.
 OPTIONAL_COUNTS = ("instructions", "cycles_warm", "flash_data_reads", "cycles_min", "cycles_max",
-                   "overhead_cycles", "runs", "clock_hz", "wait_states")
+                   "overhead_cycles", "runs", "clock_hz", "wait_states", "static_ram_bytes", "ram_bytes")
 OPTIONAL_NUMBERS = ("cycles_per_byte",)   # finite non-negative numbers (a ratio), or null
 
 

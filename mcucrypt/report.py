@@ -33,6 +33,8 @@ PAPER_TITLES = {
     "ascon-c": "Ascon (SP 800-232) — the designers' code (ascon/ascon-c 446347f2) measured on our boards",
     "XKCP": "SHA-3 (FIPS 202) — the Keccak team's XKCP (XKCP/XKCP 6ce53d038f53) measured on our boards",
     "sha2-peers": "SHA-2 and HMAC — the fastest peer measured on each of our boards (docs/sha2.md)",
+    "chachapoly-peers": "ChaCha20-Poly1305 — the peers measured on each of our boards (docs/chachapoly.md)",
+    "aescmac-peers": "AES-CMAC — the fastest peer measured on each of our boards (docs/aescmac.md)",
 }
 
 
@@ -213,6 +215,142 @@ def glance_tables(records: list[dict]) -> list[Table]:
     return tables
 
 
+# ------------------------------------------------------------------- modes beside peers, signatures
+
+PEER_PAPER_SUFFIX = "-peers"     # `published` entries of peer code measured on our boards (META.yml)
+TARGET_ORDER = ("rv32", "armv7m", "avr")
+
+
+def _passing(records: list[dict]) -> dict[tuple[str, str, str], list[dict]]:
+    """(prim, target, op) -> the records of it that pass the vectors, on the target's default part."""
+    out: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    for r in records:
+        if not r.get("error") and r["kat"] == "pass" and not r.get("core"):
+            out[(r["prim"], r["target"], r["op"])].append(r)
+    return out
+
+
+def _best_ours(prim: str, recs: list[dict]) -> dict | None:
+    """The fastest record of an implementation that claims constant time strictly and passes the checker;
+    else the fastest (its constant-time cell says what it is)."""
+    strict = [r for r in recs if r["constant_time"] == "pass" and _ct_claim(prim, r) == "strict"]
+    return min(strict or recs, key=lambda r: r["cycles"], default=None)
+
+
+def modes_table(records: list[dict]) -> Table | None:
+    """Issue 29's "AEAD modes" table: every AEAD and MAC workload with a peer measured on our board
+    (META.yml `published` entries of a `*-peers` paper), our best constant-time implementation beside it."""
+    have = _passing(records)
+    rows = []
+    for prim in load_catalog().primitives.values():
+        for pub in prim.published:
+            if not str(pub["paper"]).endswith(PEER_PAPER_SUFFIX) or pub["metric"] != "cycles":
+                continue
+            if _job(pub["id"]) not in ("AEAD", "MAC"):
+                continue
+            ours = _best_ours(pub["id"], have.get((pub["id"], pub["target"], pub["op"]), []))
+            theirs = pub.get("value")
+            rows.append((TARGET_ORDER.index(pub["target"]) if pub["target"] in TARGET_ORDER else 9, [
+                CORE_NAMES.get(pub["target"], pub["target"]), pub["id"], pub["op"],
+                ours["impl"] if ours else "—", _fmt(ours["cycles"]) if ours else "—",
+                _fmt(ours["cycles_per_byte"]) if ours else "—", _ct_cell(pub["id"], ours) if ours else "—",
+                pub.get("note", ""), _fmt(theirs),
+                f"{ours['cycles'] / theirs:.2f}" if ours and theirs else "—"]))
+    if not rows:
+        return None
+    return Table("AEAD modes and MACs: ours beside the peers' code on the same board",
+                 ["core", "primitive", "operation", "ours", "cycles", "cycles/byte", "constant time", "peer",
+                  "peer cycles", "ours/peer"],
+                 [r for _, r in sorted(rows, key=lambda kv: (kv[0], kv[1][1], kv[1][2], kv[1][7]))],
+                 "Peer: its own code built outside the tree with our wrapper and run on our board the same way "
+                 "(repository, commit and what was counted: each family's docs). Ours: the fastest "
+                 "implementation that claims constant time strictly and passes the checker (else the fastest, "
+                 "its verdict beside it).")
+
+
+# The clock a part usually runs at, for the bootloader's table (milliseconds): the FE310-G002's rated
+# 320 MHz (the HiFive1 Rev B boots at 16 MHz from its crystal), the STM32F103's maximum 72 MHz (the
+# Due's SAM3X: 84), the ATmega128's maximum 16 MHz.
+USUAL_CLOCK_MHZ = {"rv32": 320, "armv7m": 72, "avr": 16}
+
+
+def _op_starting(recs_by_op: dict[str, dict], prefix: str) -> dict | None:
+    return next((r for op, r in sorted(recs_by_op.items()) if op == prefix or op.startswith(prefix + "-")), None)
+
+
+def signature_rows(records: list[dict]) -> dict[str, list[list[str]]]:
+    """Per target: one row per signature scheme id, its fastest verifying implementation on the default
+    part: verify cycles and milliseconds, code, RAM (stack + static) of verify, key and signature bytes,
+    and sign's constant-time verdict where the implementation signs."""
+    catalog = load_catalog()
+    by: dict[tuple[str, str, str], dict[str, dict]] = defaultdict(dict)
+    for r in records:
+        if not r.get("error") and r["kat"] == "pass" and not r.get("core") and _job(r["prim"]) == "signature":
+            by[(r["target"], r["prim"], r["impl"])][r["op"]] = r
+    best: dict[tuple[str, str], tuple[dict, dict[str, dict]]] = {}
+    for (target, prim, impl), ops in by.items():
+        verify = _op_starting(ops, "verify")
+        if verify is None or _not_on_part(prim, impl, target):
+            continue
+        cur = best.get((target, prim))
+        if cur is None or verify["cycles"] < cur[0]["cycles"]:
+            best[(target, prim)] = (verify, ops)
+    out: dict[str, list[list[str]]] = defaultdict(list)
+    for (target, prim), (verify, ops) in sorted(best.items()):
+        params = catalog.by_id(prim).instances[prim]
+        mhz = USUAL_CLOCK_MHZ.get(target)
+        ram = verify.get("ram_bytes")
+        if ram is None:
+            ram = verify["stack_bytes"] + (verify.get("static_ram_bytes") or 0)
+        sign = _op_starting(ops, "sign")
+        out[target].append([
+            prim, verify["impl"], _fmt(verify["cycles"]),
+            f"{verify['cycles'] / (mhz * 1000):,.1f}" if mhz else "—", _fmt(verify["code_bytes"]), _fmt(ram),
+            _fmt(params.get("pk_bytes")), _fmt(params.get("sig_bytes")),
+            _fmt(sign["cycles"]) if sign else "verify only",
+            _ct_cell(prim, sign) if sign else "—"])
+    return out
+
+
+SIGNATURE_HEADER = ["scheme", "implementation", "verify cycles", "verify ms", "code bytes", "RAM bytes",
+                    "public key bytes", "signature bytes", "sign cycles", "sign constant time"]
+
+
+def signature_tables(records: list[dict]) -> list[Table]:
+    """Issue 32's bootloader's choice: per core, what verifying a firmware image's signature costs with
+    each scheme (docs/signatures.md)."""
+    rows = signature_rows(records)
+    return [Table(f"The bootloader's choice, {CORE_NAMES.get(t, t)}: signature verification per scheme",
+                  SIGNATURE_HEADER, sorted(rows[t], key=lambda r: r[0]),
+                  f"Verify of a 64-byte message (the image's digest) on the default part; milliseconds at "
+                  f"{USUAL_CLOCK_MHZ.get(t, '?')} MHz. RAM: stack plus the implementation's static data. "
+                  "Sign: the same implementation, where it signs.")
+            for t in [t for t in TARGET_ORDER if t in rows] + sorted(set(rows) - set(TARGET_ORDER))]
+
+
+TERMINAL_TABLES = {"glance": lambda recs: glance_tables(recs), "modes": lambda recs: [t for t in [modes_table(recs)] if t],
+                   "signatures": signature_tables, "goals": lambda recs: [t for t in [goals_table(recs)] if t]}
+
+
+def print_tables(results: Path, which: str) -> int:
+    """`mcucrypt report --show NAME`: one group of the report's tables in the terminal; the count shown."""
+    from rich.console import Console
+    from rich.table import Table as RichTable
+    tables = TERMINAL_TABLES[which](read_results(results)["records"])
+    console = Console(width=200)
+    for t in tables:
+        rt = RichTable(title=t.title, caption=t.note or None, caption_justify="left")
+        for i, h in enumerate(t.header):
+            rt.add_column(h, justify="left" if i < 2 or h in ("peer", "constant time", "sign constant time")
+                          else "right")
+        for r in t.rows:
+            rt.add_row(*r)
+        console.print(rt)
+    if not tables:
+        console.print(f"no {which} rows in {results}")
+    return len(tables)
+
+
 CLAIM_NOTE = {"strict": "", "cacheless": " (cacheless cores)", "none": " (not claimed)"}
 
 
@@ -271,11 +409,14 @@ def goals_table(records: list[dict]) -> Table | None:
 
 def all_records_table(records: list[dict]) -> Table:
     rows = [[r["prim"], r["impl"], r["target"], r["op"], _fmt(r["bytes"] or None), _fmt(r["cycles"]),
-             _fmt(r["cycles_per_byte"]), _fmt(r["code_bytes"]), _fmt(r["stack_bytes"]), r["kat"],
-             _ct_cell(r["prim"], r)]
+             _fmt(r["cycles_per_byte"]), _fmt(r["code_bytes"]), _fmt(r["stack_bytes"]),
+             _fmt(r.get("static_ram_bytes")), r["kat"], _ct_cell(r["prim"], r)]
             for r in records if not r.get("error")]
     return Table("Every measurement", ["primitive", "implementation", "target", "operation", "bytes", "cycles",
-                                        "cycles/byte", "code bytes", "stack bytes", "vectors", "constant time"], rows)
+                                        "cycles/byte", "code bytes", "stack bytes", "static RAM bytes", "vectors",
+                                        "constant time"], rows,
+                 "Static RAM: the implementation's own .data and .bss in the image, held for the whole "
+                 "program beside the stack (— in results files from before it was recorded).")
 
 
 # ---------------------------------------------------------------------------------------------- plots
@@ -499,8 +640,9 @@ def write_report(results: Path, out_dir: Path) -> tuple[Path, Path]:
     earlier = [f"- merged (`mcucrypt bench --merge`): {e.get('records_kept')} records kept from the run of "
                f"{e.get('date')}, commit `{str(e.get('git_commit'))[:12]}`" for e in doc.get("earlier_runs", [])]
     goals = goals_table(records)
-    tables = glance_tables(records) + paper_tables(records) + ([goals] if goals else []) + [cross_target_table(records),
-                                                                   all_records_table(records)]
+    modes = modes_table(records)
+    tables = glance_tables(records) + signature_tables(records) + ([modes] if modes else []) + \
+        paper_tables(records) + ([goals] if goals else []) + [cross_target_table(records), all_records_table(records)]
     pngs = plots(records)
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, (_, png) in pngs.items():

@@ -32,3 +32,15 @@ def test_warm_predictor_saves_the_loop_start_up_mispredictions_on_rv32() -> None
 
 def test_warm_changes_nothing_on_boards_without_state() -> None:
     assert mul_cycles("cm3-mac16", "armv7m", warm=True) == mul_cycles("cm3-mac16", "armv7m", warm=False)
+
+
+def test_static_ram_is_the_implementations_own_data_and_bss() -> None:
+    """SHA-3's avr-fast keeps the permutation's lane buffer (440 bytes) in .bss (META.yml: reentrant:
+    false); the portable C keeps nothing; the board files' own data is not counted; a bench record
+    carries it and ram_bytes = stack + static."""
+    from mcucrypt.bench import Job, run_job
+    assert Firmware(load_catalog().implementation("sha3_256", "avr-fast"), "sha3_256", "avr").static_ram_bytes == 440
+    assert Firmware(load_catalog().implementation("sha3_256", "ref"), "sha3_256", "avr").static_ram_bytes == 0
+    assert Firmware(load_catalog().implementation("aes128", "ref"), "aes128", "rv32").static_ram_bytes == 0
+    recs = run_job(Job("sha3_256", "avr-fast", "avr"))
+    assert recs and all(r.static_ram_bytes == 440 and r.ram_bytes == r.stack_bytes + 440 for r in recs)

@@ -75,9 +75,16 @@ def test_vector_selection_per_board(monkeypatch: pytest.MonkeyPatch) -> None:
     flags = {f for v in subset for f in v.fields["Flags"].split(",")}
     every_flag = {f for v in vectors if "TcId" in v.fields for f in v.fields["Flags"].split(",")}
     assert flags == every_flag                                  # every edge class is represented
+    # the portable C on a board: the first test of each flag class (its code is the host's, which runs all)
+    ref = {t: [v for v in DRIVER.board_selection(vectors, t, "ref") if "TcId" in v.fields]
+           for t in ("host", "rv32", "armv7m", "avr")}
+    assert {t: len(vs) for t, vs in ref.items()} == {"host": 518, "rv32": 7, "armv7m": 7, "avr": 7}
+    assert {f for v in ref["avr"] for f in v.fields["Flags"].split(",")} == every_flag
+    assert len(DRIVER.board_selection(vectors, "avr", "avr-fast")) == len(chosen["avr"])
     monkeypatch.setenv(dh.FULL_ENV, "1")
     for target in ("rv32", "armv7m", "avr"):
         assert sum(DRIVER._runs_here(target, v) for v in vectors if "TcId" in v.fields) == 518
+        assert sum("TcId" in v.fields for v in DRIVER.board_selection(vectors, target, "ref")) == 518
     assert [int(v.fields["Iterations"]) for v in vectors if "Iterations" in v.fields and
             DRIVER._runs_here("host", v)] == [1, 1000, 1000000]
 

@@ -10,12 +10,21 @@ Record layouts (one flat byte string per id, records back to back):
   permutation: in || out                               (STATE_BYTES each)
   mpmul:       a || b || p                             (little-endian 32-bit limbs, as the API takes them)
   aead:        mlen (1) || adlen (1) || key || nonce || pt || ad || ct (mlen + TAG_BYTES)
+               (TinyJAMBU, Ascon: the KAT counts AEAD_COUNTS; the files whose Count names a file and a
+               record, as RFC 8439 and NIST CAVP GCM/CCM: the first records that fit 32-byte buffers)
   hash:        mlen (1) || zlen (1) || msg || z || digest (OUT_BYTES)   (SHA-2, SHA-3: NIST CAVP messages, zlen 0)
   xof:         mlen (1) || outlen (1) || msg || output (outlen)        (SHAKE: an XOF without a `hash` op)
   mac:         keylen (1) || mlen (1) || taglen (1) || key || msg || tag  (RFC 4231, RFC 4493, CAVP CMAC;
                a tag may be truncated; a fixed key length (Poly1305, AES-CMAC): EX_DEFINE_MAC_FIXED_KEY,
                messages up to 160 bytes)
   kdf:         ikmlen (1) || saltlen (1) || infolen (1) || L (1) || ikm || salt || info || okm (L)
+  signature:   pklen (2) || mlen (2) || siglen (2) || valid (1) || pk || msg || sig   (lengths little-endian;
+               verification only: the first SIGNATURE_VALID valid records and the first invalid one whose
+               key, message and signature fit SIGNATURE_MAX_BYTES, so the buffers fit the ATmega128's 4 KiB.
+               ML-DSA's keys and signatures (3.7 to 7.2 KB) do not: its vectors run on every board through
+               the kind's tests, not in the example)
+  kem:         no records: ML-KEM's decapsulation key and ciphertext (2.4 to 4.7 KB) do not fit the
+               example's RAM on the ATmega128; the kind's tests run its vectors on every board
 """
 from __future__ import annotations
 
@@ -42,11 +51,14 @@ SHA2_MSG_BYTES = (0, 1, 32)
 # VariableOut file (16- or 32-byte messages): the first of the longest output (SHAKE256's 250 bytes cross its
 # 136-byte rate) and the first whose output ends inside a lane (a byte length not a multiple of 8).
 SHA3_MSG_BYTES = SHA2_MSG_BYTES
-# ChaCha20-Poly1305 (RFC 8439; Count = "<file> <n>"): the first records whose message and AD fit the
-# example's 32-byte buffers, at most this many.
-CHACHAPOLY_RECORDS = 4
 # Poly1305: the records whose message fits the example's 160-byte buffer.
 POLY1305_MAX_MSG = 160
+# AEAD files whose Count is "<file> <n>" (RFC 8439, NIST CAVP GCM and CCM): the first records whose message and
+# AD fit the example's 32-byte buffers, at most this many.
+AEAD_FILE_RECORDS = 4
+# Signatures: valid records per id, and the largest key + message + signature the example takes.
+SIGNATURE_VALID = 2
+SIGNATURE_MAX_BYTES = 1600
 # mpmul: the last two records per size (the file's random operands after its edge cases), at most.
 MPMUL_PER_ID = 2
 
@@ -110,8 +122,8 @@ def records(kind: str, prim_id: str, vecs, family: str = "", mode: str = "") -> 
             rec = _limbs(f["A"]) + _limbs(f["B"]) + _limbs(f["P"])
         elif kind == "aead":
             pt, ad = v.hex("PT"), v.hex("AD")
-            if family == "chachapoly":
-                if len(pt) > 32 or len(ad) > 32 or len(out) >= CHACHAPOLY_RECORDS:
+            if not f["Count"].isdigit():
+                if len(pt) > 32 or len(ad) > 32 or len(out) >= AEAD_FILE_RECORDS:
                     continue
             elif int(f["Count"]) not in AEAD_COUNTS:
                 continue
@@ -125,6 +137,19 @@ def records(kind: str, prim_id: str, vecs, family: str = "", mode: str = "") -> 
                 continue
             msg, z = v.hex("Msg"), v.hex("Z") if "Z" in f else b""
             rec = bytes([len(msg), len(z)]) + msg + z + v.hex("MD")
+        elif kind == "signature":
+            if f["op"] not in ("verify", "sign") or f.get("interface") == "internal":
+                continue
+            valid = f.get("valid", "True") == "True"
+            pk, msg, sig = v.hex("pk"), v.hex("msg"), v.hex("sig")
+            taken = [r[6] for r in out]
+            if len(pk) + len(msg) + len(sig) > SIGNATURE_MAX_BYTES or \
+                    taken.count(int(valid)) >= (SIGNATURE_VALID if valid else 1):
+                continue
+            lengths = b"".join(n.to_bytes(2, "little") for n in (len(pk), len(msg), len(sig)))
+            rec = lengths + bytes([int(valid)]) + pk + msg + sig
+        elif kind == "kem":
+            continue
         else:
             raise SystemExit(f"no example layout for kind {kind}")
         out.append(rec)
@@ -132,6 +157,24 @@ def records(kind: str, prim_id: str, vecs, family: str = "", mode: str = "") -> 
     if kind == "mpmul":
         out, where = out[-MPMUL_PER_ID:], where[-MPMUL_PER_ID:]
     return out, where
+
+
+def signature_defines(prim, prim_id: str, recs: list[bytes]) -> list[str]:
+    """The buffer sizes of EX_DEFINE_SIGNATURE and EX_<ID>_VERIFY, the scheme's verify through its own
+    prototype (a key length where it takes one, an empty context string)."""
+    up = prim_id.upper()
+    sizes = [[int.from_bytes(r[i:i + 2], "little") for i in (0, 2, 4)] for r in recs]
+    pk, msg, sig = (max(col) for col in zip(*sizes))
+    impl = next(iter(prim.implementations.values()))
+    params = [param.name for param in impl.functions["verify"].params]
+    fill = {"sig": "sig", "siglen": "siglen", "msg": "msg", "msglen": "msglen", "pk": "pk", "pklen": "pklen",
+            "ctx": "(const uint8_t *)0", "ctxlen": "0"}
+    unknown = [p for p in params if p not in fill]
+    if unknown:
+        raise SystemExit(f"{prim_id}: verify takes {unknown}: no example filling for them")
+    call = f"mcu_{prim_id}_verify({', '.join(fill[p] for p in params)})"
+    return [f"#define EX_{up}_PK_MAX {pk}", f"#define EX_{up}_MSG_MAX {msg}", f"#define EX_{up}_SIG_MAX {sig}",
+            f"#define EX_{up}_VERIFY(sig, siglen, msg, msglen, pk, pklen) {call}"]
 
 
 def render() -> str:
@@ -162,7 +205,10 @@ def render() -> str:
             macro = "CXOF" if params.get("mode") == "cxof" else \
                 "XOF" if params.get("mode") == "xof" and "hash" not in params.get("ops", ()) else \
                 "MAC_FIXED_KEY" if kind == "mac" and "key_bytes" in params else kind.upper()
-            lines += ["};", f"EX_DEFINE_{macro}({prim_id}, {up})", "#endif", ""]
+            lines.append("};")
+            if kind == "signature":
+                lines += signature_defines(prim, prim_id, recs)
+            lines += [f"EX_DEFINE_{macro}({prim_id}, {up})", "#endif", ""]
             checks.append(f"#ifdef MCU_HAVE_{up}\n    failed += ex_check_{prim_id}(&passed);\n#endif")
     lines += ["/* Every check of an id the library holds: the number of vectors that passed, or 1000 + the",
               " * number that failed. */",

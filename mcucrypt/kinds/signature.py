@@ -14,6 +14,10 @@ implementation's prototype carries exactly the parameters its scheme has; `verif
   int verify(const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t msglen, const uint8_t *pk
            [, size_t pklen] [, const uint8_t *ctx, size_t ctxlen])
         0 valid, -1 invalid
+  int ecdh(uint8_t *shared, const uint8_t *sk, const uint8_t *pk, size_t pklen)     optional (P-256: the
+        scheme's key pair used for Diffie-Hellman; shared: shared_bytes); model ecdh(sk, pk) -> shared or
+        ValueError; records {op: ecdh, sk, pk, shared, valid[, own_pk]} (own_pk: the record is valid only
+        if it is sk's public key, as in CAVP's KAS files)
 Every function returns 0 on success, -1 on a refused input (a bad key, signature, length); sign writes
 nothing it releases on failure. The driver checks every return value (0 or -1, nothing else).
 Instance parameters: pk_bytes, sk_bytes, sig_bytes (the maximum), seed_bytes, rnd_bytes (0 = none),
@@ -24,7 +28,11 @@ every board_kat_stride-th verify record of the official files; default 1 = all),
 positions of a valid signature flipped on a board outside full mode, default 4; every byte on the host
 and in full mode), bench_sign_messages (sign-64B is the mean over this many messages, default 1: more
 where the cost varies, as in ML-DSA's rejection loop), sign_deterministic (default true: a board's
-signature must equal the model's for the same sk, message, ctx and rnd; false: the model only verifies it).
+signature must equal the model's for the same sk, message, ctx and rnd; false: the model only verifies it),
+board_kat_stride_all (default false: true applies board_kat_stride to the keygen, sign and ecdh records
+too, for schemes whose every call is a scalar multiplication: P-256 on AVR), rnd_zero_deterministic
+(default false: true when rnd of all zeros asks for the deterministic nonce, as P-256's RFC 6979: the
+constant-time cases then sign with zeros too).
 
 Model module (models/<scheme>.py): keygen(seed) -> (pk, sk); sign(sk, msg, ctx=b"", rnd=None) -> sig;
 verify(pk, msg, sig, ctx=b"") -> bool; read_vectors(path) -> list[dict] normalising the scheme's official
@@ -99,8 +107,8 @@ class SignatureDriver(KindDriver):
     kind = "signature"
     # sign_internal, verify_internal: a scheme's internal interface where its official vectors need it
     # (ML-DSA: FIPS 204 Algorithms 7 and 8, M' given whole)
-    secret = {"keygen": ("seed",), "sign": ("sk", "rnd"), "sign_internal": ("sk", "rnd")}
-    ct_ops = frozenset({"keygen", "sign", "sign_internal"})
+    secret = {"keygen": ("seed",), "sign": ("sk", "rnd"), "sign_internal": ("sk", "rnd"), "ecdh": ("sk",)}
+    ct_ops = frozenset({"keygen", "sign", "sign_internal", "ecdh"})
     public_ops = frozenset({"verify", "verify_internal"})
     run_options = ("key", "input", "tag")
     default_trials = 3
@@ -139,9 +147,11 @@ class SignatureDriver(KindDriver):
         stride = fw.params.get("board_kat_stride", 1)
         if fw.target == "host" or full_mode() or stride <= 1:
             return vectors
-        verify = [v for v in vectors if v.fields["op"] == "verify"]
-        keep = {id(v) for v in verify[::stride]}
-        return [v for v in vectors if v.fields["op"] != "verify" or id(v) in keep]
+        strided = ("verify", "keygen", "sign", "ecdh") if fw.params.get("board_kat_stride_all") else ("verify",)
+        keep = set()
+        for op in strided:
+            keep |= {id(v) for v in [v for v in vectors if v.fields["op"] == op][::stride]}
+        return [v for v in vectors if v.fields["op"] not in strided or id(v) in keep]
 
     def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
         if vectors is None:
@@ -184,6 +194,17 @@ class SignatureDriver(KindDriver):
             want = f.get("valid", "True") == "True"
             if ok != want:
                 raise Mismatch(f"{where}: verify {'accepted' if ok else 'refused'} a signature the file marks "
+                               f"{'valid' if want else 'invalid'}")
+        elif op == "ecdh":
+            if not fw.has("ecdh"):
+                return
+            ok, shared = self.ecdh(fw, vec.hex("sk"), vec.hex("pk"))[:2]
+            ok = ok and shared == vec.hex("shared")
+            if ok and "own_pk" in f and fw.has("keygen"):
+                ok = self.keygen(fw, vec.hex("sk"))[0] == vec.hex("own_pk")
+            want = f.get("valid", "True") == "True"
+            if ok != want:
+                raise Mismatch(f"{where}: ecdh {'agreed' if ok else 'did not agree'} with a record the file marks "
                                f"{'valid' if want else 'invalid'}")
         else:
             raise Mismatch(f"{where}: unknown op {op!r} in the model's records")
@@ -280,6 +301,18 @@ class SignatureDriver(KindDriver):
         res = fw.call("verify", self.verify_args(fw, sig, msg, pk, ctx))
         return self._verdict("verify", res), res
 
+    def ecdh_args(self, fw: Firmware, sk: bytes, pk: bytes) -> dict:
+        return {"shared": Buf(size=fw.params["shared_bytes"], out=True), "sk": Buf(sk), "pk": Buf(pk),
+                "pklen": len(pk)}
+
+    def ecdh(self, fw: Firmware, sk: bytes, pk: bytes) -> tuple[bool, bytes, CallResult]:
+        """(accepted, shared, result); a refusal must leave shared all zeros."""
+        res = fw.call("ecdh", self.ecdh_args(fw, sk, pk))
+        ok, shared = self._verdict("ecdh", res), res.outputs[0]
+        if not ok and any(shared):
+            raise Mismatch("ecdh refused its input but released a shared value")
+        return ok, shared, res
+
     # -- differential -------------------------------------------------------------------------------
 
     def _ctx(self, fw: Firmware, rng: random.Random) -> bytes:
@@ -335,6 +368,20 @@ class SignatureDriver(KindDriver):
             run += 1
             if i == 0:
                 run += self._malformed_signatures(fw, model, sig, msg, pk, ctx, rng, where)
+        if fw.has("ecdh") and trials:     # a random key pair each way, and the model's malformed peer keys
+            a_pk, a_sk = model.keygen(rng.randbytes(p["seed_bytes"]))
+            b_pk, b_sk = model.keygen(rng.randbytes(p["seed_bytes"]))
+            want = model.ecdh(a_sk, b_pk)
+            if self.ecdh(fw, a_sk, b_pk)[:2] != (True, want) or model.ecdh(b_sk, a_pk) != want:
+                raise Mismatch(f"ecdh({a_sk.hex()}, {b_pk.hex()}) disagrees with the model's {want.hex()}")
+            run += 1
+            bad_pks = [rec["pk"] for rec in getattr(model, "malformed", lambda: [])()]
+            if fw.target != "host" and not full_mode():
+                bad_pks = bad_pks[::max(1, p.get("board_kat_stride", 1))]
+            for bad in bad_pks:
+                if self.ecdh(fw, a_sk, bad)[0]:
+                    raise Mismatch(f"ecdh accepted a malformed public key {bad.hex()}")
+                run += 1
         malformed = getattr(model, "malformed", lambda: [])() if trials else []
         if fw.target != "host" and not full_mode():     # a board: every board_kat_stride-th record
             malformed = malformed[::max(1, p.get("board_kat_stride", 1))]
@@ -405,6 +452,12 @@ class SignatureDriver(KindDriver):
         if not ok:
             raise Mismatch("bench: verify refused a valid signature")
         ops.append(BenchOp(f"verify-{BENCH_MSG_BYTES}B", BENCH_MSG_BYTES, res))
+        if fw.has("ecdh"):
+            peer_pk = model.keygen(rng.randbytes(p["seed_bytes"]))[0]
+            ok, shared, res = self.ecdh(fw, sk, peer_pk)
+            if not ok or shared != model.ecdh(sk, peer_pk):
+                raise Mismatch("bench: ecdh disagrees with the model")
+            ops.append(BenchOp("ecdh", 0, res))
         return ops
 
     # -- constant time ------------------------------------------------------------------------------
@@ -427,10 +480,14 @@ class SignatureDriver(KindDriver):
         if fw.has("sign"):
             for m in msgs:
                 cases.append(CtCase("sign", self.sign_args(fw, sk, m, ctx, self._rnd(fw, rng))))
+            if p.get("rnd_zero_deterministic"):   # the deterministic nonce's code (zeros: the caller's choice)
+                cases.append(CtCase("sign", self.sign_args(fw, sk, msgs[-1], ctx, bytes(p["rnd_bytes"]))))
         if fw.has("sign_internal"):      # the internal interface: M' a public message
             cases.append(CtCase("sign_internal", {
                 "sig": Buf(size=p["sig_bytes"], out=True), "mprime": Buf(msgs[0]), "mprimelen": len(msgs[0]),
                 "sk": Buf(sk), "rnd": Buf(self._rnd(fw, rng) or b"")}))
+        if fw.has("ecdh"):
+            cases.append(CtCase("ecdh", self.ecdh_args(fw, sk, model.keygen(pub.randbytes(p["seed_bytes"]))[0])))
         rnd = self._rnd(fw, pub)
         sig = model.sign(sk, msgs[0], ctx, rnd) if rnd is not None else model.sign(sk, msgs[0])
         bad = bytes([sig[0] ^ 1]) + sig[1:]
