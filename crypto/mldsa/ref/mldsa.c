@@ -661,7 +661,8 @@ static int sign_internal(const params *p, uint8_t *sig, const message *m, const 
          * kept where the slot belongs to this row */
         for (unsigned s = 0; s < p->omega; s++) {
             uint32_t rel = (uint32_t)s - (uint32_t)index;      /* slot s holds v[rel] when rel < row */
-            uint32_t in_row = lt_mask((int32_t)rel, (int32_t)row) & ~(uint32_t)((int32_t)(s - index) >> 31);
+            /* rel's sign in 32 bits: s - index in unsigned (16 bits on AVR) would lose it */
+            uint32_t in_row = lt_mask((int32_t)rel, (int32_t)row) & ~(uint32_t)((int32_t)rel >> 31);
             uint32_t val = 0;
             for (unsigned q = 0; q < N && q < OMEGA_MAX; q++) {
                 uint32_t sel = (uint32_t)((int32_t)((q ^ rel) - 1) >> 31);
