@@ -19,10 +19,13 @@
  * form, so a product of two NTT-domain operands ends up in the normal domain after the inverse NTT's
  * final multiplication by R^2 / 256 (41978).
  *
- * Constant time (docs/mldsa.md): no branch, address or variable-latency operand depends on a secret
- * (xi, rho', K, s1, s2, t0, rnd, y, rho'', and every intermediate of a rejected signing attempt), with one
- * declassification: the signing loop's verdict (accept or try again), which FIPS 204 section 3.4 makes
- * public (only accepted signatures are released and the number of attempts is independent of the key).
+ * Constant time (docs/mldsa.md). Not met as checked: RejNTTPoly (sampling A) branches on rho, which
+ * FIPS 204 makes public (pk's first bytes) but which is derived from xi / read from sk, so the taint
+ * check fails there and META says constant_time: false. Otherwise no branch, address or
+ * variable-latency operand depends on a secret (xi, rho', K, s1, s2, t0, rnd, y, rho'', and every
+ * intermediate of a rejected signing attempt), with one declassification: the signing loop's verdict
+ * (accept or try again), which FIPS 204 section 3.4 makes public (only accepted signatures are
+ * released and the number of attempts is independent of the key).
  *   - RejBoundedPoly (s1, s2) reads a fixed number of SHAKE256 blocks (2 for eta = 2, 3 for eta = 4) and
  *     compacts the accepted nibbles obliviously (log-shift compaction); more than that is needed with
  *     probability below 2^-900 (eta = 2) and 2^-154 (eta = 4) per polynomial.
