@@ -395,6 +395,9 @@ def _check_taint(fw: Firmware, _trials: int, seed: int, executed: set[int]) -> C
             got = [d.value for d in res.declassified or []]
             if res.return_value != outcome or got == values:
                 continue
+            policy = driver.policy(fw).public_results.get(op)
+            if policy is not None and policy.rejection_loop:
+                continue            # its shape is checked per call (_declassification_findings)
             declassified = res.declassified or []
             caller = declassified[0].caller if declassified else 0
             public = driver.policy(fw).public_results.get(op)
@@ -414,6 +417,17 @@ def _declassification_findings(fw: Firmware, driver: KindDriver, op: str, res: C
     public = driver.policy(fw).public_results.get(op)
     allowed = public.per_call if public is not None else 0
     out = []
+    if public is not None and public.rejection_loop:
+        values = [d.value for d in declassified]
+        if values and all(v == 1 for v in values[:-1]) and values[-1] == 0:
+            return out
+        d = declassified[0] if declassified else None
+        if d is None:
+            return out
+        return [Finding(op, TAINT_DECLASSIFY, SECRET_DECLASSIFIED, d.caller, fw.board.symbol_at(d.caller),
+                        "call mcu_declassify", list(d.labels),
+                        f"{op} declassified {[hex(v) for v in values]}: a rejection loop's verdicts are 1 (try "
+                        f"again) for every attempt but the last, 0 (accept)", True)]
     for d in declassified[allowed:allowed + 1]:      # the first one too many (the count says the rest)
         what = (f"{op} declassified {len(declassified)} secret value{'s' * (len(declassified) != 1)} in one call; "
                 + (f"its standard makes public only {public.what} ({public.per_call} per call)" if public else

@@ -56,6 +56,11 @@ class PublicResult:
     each a function of the outcome alone (the same value whatever the secrets, for the same outcome)."""
     what: str            # e.g. 'the accept/reject verdict'
     per_call: int = 1
+    # A rejection loop's verdicts (ML-DSA signing, FIPS 204 section 3.4): one per attempt, any number of
+    # them in a call; each is 1 (try again) but the last, 0 (accept). How many attempts a call takes is
+    # public by the standard, so the checker holds the values to that shape instead of to equality
+    # across secrets (ct.py).
+    rejection_loop: bool = False
 
 
 def fix_public_bytes(ctx: bytearray, spec: list[list]) -> tuple[tuple[int, int], ...]:

@@ -99,6 +99,11 @@ PUBLIC_RESULTS_BY_ID: dict[str, dict[str, PublicResult]] = {
                              per_call=4),
         "ecdh": PublicResult("the key's range verdict (1 <= d < n, else -1)"),
     },
+    # ML-DSA signing (FIPS 204 section 3.4): each attempt's accept/try-again verdict; only the accepted
+    # signature is released and the number of attempts is public.
+    **{i: {op: PublicResult("the rejection loop's verdict per attempt (FIPS 204)", rejection_loop=True)
+           for op in ("sign", "sign_internal")}
+       for i in ("mldsa44", "mldsa65", "mldsa87")},
 }
 
 
@@ -122,9 +127,11 @@ def _record_vector(path: Path, index: int, rec: dict) -> Vector:
 
 class SignatureDriver(KindDriver):
     kind = "signature"
-    secret = {"keygen": ("seed",), "sign": ("sk", "rnd"), "ecdh": ("sk",)}
-    ct_ops = frozenset({"keygen", "sign", "ecdh"})
-    public_ops = frozenset({"verify"})
+    # sign_internal, verify_internal: a scheme's internal interface where its official vectors need it
+    # (ML-DSA: FIPS 204 Algorithms 7 and 8, M' given whole)
+    secret = {"keygen": ("seed",), "sign": ("sk", "rnd"), "sign_internal": ("sk", "rnd"), "ecdh": ("sk",)}
+    ct_ops = frozenset({"keygen", "sign", "sign_internal", "ecdh"})
+    public_ops = frozenset({"verify", "verify_internal"})
     run_options = ("key", "input", "tag")
     default_trials = 3
 
@@ -138,6 +145,12 @@ class SignatureDriver(KindDriver):
         clone.public_results = {**self.public_results, **extra}
         return clone
 
+    def scheme_model(self, fw: Firmware):
+        """The model module, or the object its ``for_id(prim_id)`` returns where one module serves several
+        parameter sets (ML-DSA-44/65/87): keygen/sign/verify of that id."""
+        model = self.model(fw.impl.primitive)
+        return model.for_id(fw.prim_id) if hasattr(model, "for_id") else model
+
     # -- vectors ------------------------------------------------------------------------------------
 
     def vectors(self, prim: Primitive, prim_id: str) -> list[Vector]:
@@ -145,17 +158,25 @@ class SignatureDriver(KindDriver):
         paths = list(prim.vectors) + [prim.directory / rel for rel in prim.instances[prim_id].get("vectors", [])]
         out: list[Vector] = []
         for path in paths:
-            out += [_record_vector(path, i, rec) for i, rec in enumerate(model.read_vectors(path))]
+            # records naming another id (one file for several parameter sets) are that id's
+            out += [_record_vector(path, i, rec) for i, rec in enumerate(model.read_vectors(path))
+                    if rec.get("id", prim_id) == prim_id]
         return out
 
     def kat_vectors(self, fw: Firmware) -> list[Vector]:
-        """On a board outside full mode: every keygen and sign record, every board_kat_stride-th verify."""
+        """On a board outside full mode: every keygen and sign record, every board_kat_stride-th verify.
+        An instance's `board_max_sign_message` ({target: bytes}) leaves out, on that board in every mode,
+        the sign records whose message does not fit beside the signing state in the part's RAM (ML-DSA-44's
+        hedged ACVP messages of 1.3-2 KB on the E31's 16 KiB): they run on the host and the other boards."""
         vectors = self.vectors(fw.impl.primitive, fw.prim_id)
         # board_max_sig_bytes {target: n}: a record whose signature is longer does not fit that target's
         # default part; the scheme's own test runs it on a larger one (LMS: the ATmega1284P, tests/test_lms.py)
         limit = fw.params.get("board_max_sig_bytes", {}).get(fw.target)
         if limit is not None and fw.core.name == DEFAULT_CORE[fw.target]:
             vectors = [v for v in vectors if len(v.fields.get("sig", "")) // 2 <= limit]
+        limit = (fw.params.get("board_max_sign_message") or {}).get(fw.target)
+        if limit is not None:
+            vectors = [v for v in vectors if v.fields["op"] != "sign" or len(v.fields.get("msg", "")) // 2 <= limit]
         stride = fw.params.get("board_kat_stride", 1)
         if fw.target == "host" or full_mode() or stride <= 1:
             return vectors
@@ -170,10 +191,17 @@ class SignatureDriver(KindDriver):
             vectors = self.kat_vectors(fw)
         ran = 0
         for v in vectors:
-            if fw.has(v.fields["op"]):
+            if fw.has(self._vector_op(v)):
                 self.check_vector(fw, v)
                 ran += 1
         return ran
+
+    @staticmethod
+    def _vector_op(vec: Vector) -> str:
+        """The function a record exercises: its op, or sign_internal/verify_internal for a record of the
+        scheme's internal interface (ML-DSA's ACVP files: M' given whole, no context)."""
+        op = vec.fields["op"]
+        return f"{op}_internal" if vec.fields.get("interface") == "internal" and op != "keygen" else op
 
     def check_vector(self, fw: Firmware, vec: Vector) -> None:
         f, where = vec.fields, vec.fields.get("where", vec.where)
@@ -185,6 +213,8 @@ class SignatureDriver(KindDriver):
             pk, sk = self.keygen(fw, vec.hex("seed"))[:2]
             if pk != vec.hex("pk") or ("sk" in f and sk != vec.hex("sk")):
                 raise Mismatch(f"{where}: keygen gave pk {pk.hex()}, expected {f['pk']}")
+        elif op in ("sign", "verify") and f.get("interface") == "internal":
+            self._check_internal(fw, vec)
         elif op == "sign":
             if not fw.has("sign"):
                 return
@@ -211,6 +241,28 @@ class SignatureDriver(KindDriver):
                                f"{'valid' if want else 'invalid'}")
         else:
             raise Mismatch(f"{where}: unknown op {op!r} in the model's records")
+
+    def _check_internal(self, fw: Firmware, vec: Vector) -> None:
+        """A record of the internal interface: sign_internal(sig, mprime, mprimelen, sk, rnd) or
+        verify_internal(sig, siglen, mprime, mprimelen, pk), M' = the record's msg."""
+        f, where = vec.fields, vec.fields.get("where", vec.where)
+        op = self._vector_op(vec)
+        if not fw.has(op):
+            raise Mismatch(f"{where}: a record of the internal interface, and {fw.prim_id} has no {op}")
+        mprime = vec.hex("msg") if "msg" in f else b""
+        if op == "sign_internal":
+            res = fw.call(op, {"sig": Buf(size=fw.params["sig_bytes"], out=True), "mprime": Buf(mprime),
+                               "mprimelen": len(mprime), "sk": Buf(vec.hex("sk")), "rnd": Buf(vec.hex("rnd"))})
+            if not self._verdict(op, res) or res.outputs[0] != vec.hex("sig"):
+                raise Mismatch(f"{where}: sign_internal gave {res.outputs[0].hex()}, expected {f['sig']}")
+        else:
+            sig = vec.hex("sig")
+            res = fw.call(op, {"sig": Buf(sig), "siglen": len(sig), "mprime": Buf(mprime),
+                               "mprimelen": len(mprime), "pk": Buf(vec.hex("pk"))})
+            ok, want = self._verdict(op, res), f.get("valid", "True") == "True"
+            if ok != want:
+                raise Mismatch(f"{where}: verify_internal {'accepted' if ok else 'refused'} a signature the "
+                               f"file marks {'valid' if want else 'invalid'}")
 
     # -- calls --------------------------------------------------------------------------------------
 
@@ -312,7 +364,7 @@ class SignatureDriver(KindDriver):
         return sorted({0, sig_len - 1, *rng.sample(range(sig_len), max(0, n - 2))})[:max(n, 2)]
 
     def differential(self, fw: Firmware, rng: random.Random, trials: int) -> int:
-        model = self.model(fw.impl.primitive)
+        model = self.scheme_model(fw)
         p = fw.params
         top = p.get("max_random_length", DEFAULT_MAX_RANDOM)
         run = 0
@@ -398,7 +450,7 @@ class SignatureDriver(KindDriver):
     # -- bench --------------------------------------------------------------------------------------
 
     def bench(self, fw: Firmware) -> list[BenchOp]:
-        model = self.model(fw.impl.primitive)
+        model = self.scheme_model(fw)
         p = fw.params
         rng = random.Random(f"bench/{fw.prim_id}")
         seed = rng.randbytes(p["seed_bytes"])
@@ -447,7 +499,7 @@ class SignatureDriver(KindDriver):
         """keygen on a secret seed; sign with a secret sk (and rnd) on public messages of every length
         class (empty, short, one hash block and more); verify (nothing secret: so that its code is
         executed under the checker) on a valid and on a changed signature."""
-        model = self.model(fw.impl.primitive)
+        model = self.scheme_model(fw)
         p = fw.params
         pub = random.Random(f"ct-public/{public_seed}")
         # A scheme whose secrets have a range (P-256's 1 <= d < n) maps each drawn secret into it
@@ -467,6 +519,10 @@ class SignatureDriver(KindDriver):
                 cases.append(CtCase("sign", self.sign_args(fw, sk, m, ctx, None if rnd is None else fit(rnd))))
             if p.get("rnd_zero_deterministic"):   # the deterministic nonce's code (zeros: the caller's choice)
                 cases.append(CtCase("sign", self.sign_args(fw, sk, msgs[-1], ctx, bytes(p["rnd_bytes"]))))
+        if fw.has("sign_internal"):      # the internal interface: M' a public message
+            cases.append(CtCase("sign_internal", {
+                "sig": Buf(size=p["sig_bytes"], out=True), "mprime": Buf(msgs[0]), "mprimelen": len(msgs[0]),
+                "sk": Buf(sk), "rnd": Buf(self._rnd(fw, rng) or b"")}))
         if fw.has("ecdh"):
             cases.append(CtCase("ecdh", self.ecdh_args(fw, sk, model.keygen(pub.randbytes(p["seed_bytes"]))[0])))
         rnd = self._rnd(fw, pub)
