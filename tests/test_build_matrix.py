@@ -73,6 +73,10 @@ CELLS = [
     # LMS: no example records (every official signature is over the example's 1,600 bytes): the cell
     # builds the exported verifier with the example, as firmware builds it, and runs it (0 checks)
     ("rv32", "lms", "rv32-fast"), ("armv7m", "lms", "armv7m-fast"), ("avr", "lms", "avr-fast"),
+    # ML-DSA: no example records (keys and signatures of 3.7 to 7.2 KB): the cell builds and links the
+    # exported library with the example as firmware builds it (0 checks); its vectors run on the boards
+    # through tests/test_catalog.py and tests/test_mldsa.py
+    ("rv32", "mldsa", "rv32-shake"), ("armv7m", "mldsa", "armv7m-shake"),
     # ML-KEM: the whole family on the M3 (the library and the example's encapsulations fit its 64 KiB)
     ("armv7m", "mlkem", "cm3-c"),
 ]
@@ -80,6 +84,8 @@ CELLS = [
 NOT_WHOLE = {
     ("rv32", "mlkem"): "the three ML-KEM ids' example buffers and stack exceed the E31's 16 KiB; "
                        "tests/test_export.py runs ML-KEM-768 alone through the example on the E31",
+    ("avr", "mldsa"): "ML-DSA runs on the ATmega1284P configuration (16 KiB SRAM), not the ATmega128 the "
+                      "export targets; its vectors run on that board through tests/test_catalog.py",
     ("avr", "mlkem"): "ML-KEM runs on the ATmega1284P configuration (16 KiB SRAM), not the ATmega128 the "
                       "export targets; its vectors run on that board through tests/test_catalog.py",
 }
