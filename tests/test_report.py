@@ -356,7 +356,10 @@ def test_signature_table_is_the_bootloaders_choice_per_core(tmp_path) -> None:
                rec("p256", "cm3-fast", "armv7m", "verify-64B", 5_040_000),
                rec("p256", "cm3-fast", "armv7m", "sign-64B", 2_000_000),
                rec("p256", "ref", "armv7m", "verify-64B", 1_000, kat="fail"),     # wrong output: never chosen
-               rec("p256", "avr-kara", "avr", "verify-64B", 64_000_000)]
+               rec("p256", "avr-kara", "avr", "verify-64B", 64_000_000),
+               rec("mldsa44", "avr-shake", "avr", "verify-64B", 46_000_000, core="atmega1284p"),
+               rec("ed25519", "avr-fast", "avr", "verify-64B", 21_000_000),
+               rec("ed25519", "avr-fast", "avr", "verify-64B", 20_000_000, core="atmega1284p")]
     tables = signature_tables(records)
     assert [t.title.split(",")[1].strip().split(":")[0] for t in tables] == ["Cortex-M3 (armv7m)", "ATmega128 (avr)"]
     m3 = {row[0]: row for row in tables[0].rows}
@@ -365,7 +368,10 @@ def test_signature_table_is_the_bootloaders_choice_per_core(tmp_path) -> None:
     assert m3["p256"][3] == f"{5_040_000 / (USUAL_CLOCK_MHZ['armv7m'] * 1000):,.1f}" == "70.0"
     assert m3["ed25519"][5] == "712" and m3["ed25519"][6] == "32" and m3["ed25519"][7] == "64"
     assert m3["p256"][6] == "65" and m3["p256"][8] == "2,000,000"
-    assert tables[1].rows[0][3] == "4,000.0" and tables[1].rows[0][8] == "verify only"
+    avr = {row[0]: row for row in tables[1].rows}
+    assert avr["p256"][3] == "4,000.0" and avr["p256"][8] == "verify only"
+    assert avr["mldsa44"][1] == "avr-shake (atmega1284p only)"      # no default-part record: the other part's
+    assert avr["ed25519"][1] == "avr-fast" and avr["ed25519"][2] == "21,000,000"   # the default part's first
     path = tmp_path / "bench.json"
     path.write_text(json.dumps({"schema_version": 2, "provenance": {}, "records": records}))
     proc = mcucrypt("report", "--results", str(path), "--show", "signatures")
