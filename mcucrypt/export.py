@@ -12,7 +12,8 @@ The folder holds, for each chosen (primitive family, implementation):
   src/<family>_<impl>/mcu_stack_wipe.S  the public entry points that wipe the stack their call used
                                      (MCU_STACK_WIPE, on by default: mcucrypt/stackwipe.py)
 and, for the whole library: src/mcucrypt.h (every public header and generic names such as
-mcu_lea128_encrypt for the chosen implementation), src/mcucrypt/ns.h, src/mcucrypt/stack_wipe.h,
+mcu_lea128_encrypt for the chosen implementation), src/mcucrypt/ns.h, src/mcucrypt/aead_instance.h,
+src/mcucrypt/stack_wipe.h,
 src/mcucrypt/wipe.h and
 src/mcu_wipe.c, src/mcucrypt/declassify.h and src/mcu_declassify.c, a plain Makefile (libmcucrypt.a), CMakeLists.txt (a static library for add_subdirectory)
 with cmake/toolchain.cmake for stand-alone builds, PlatformIO's library.json, Arduino's
@@ -1112,6 +1113,8 @@ def _write_export(out: Path, target: str, c: Core, units: list[Unit], warnings: 
     # AEAD decryption publishes its verdict through mcu_declassify (the taint checker's declassification
     # point, an identity): the library carries it.
     shutil.copyfile(ROOT / "include" / "mcucrypt" / "declassify.h", src / "mcucrypt" / "declassify.h")
+    # AES-GCM and AES-CCM define their instances' entry points through one macro
+    shutil.copyfile(ROOT / "include" / "mcucrypt" / "aead_instance.h", src / "mcucrypt" / "aead_instance.h")
     shutil.copyfile(ROOT / "crypto" / "common" / "mcu_declassify.c", src / "mcu_declassify.c")
     sources = ["src/mcu_wipe.c", "src/mcu_declassify.c"]
     # Stack hygiene (mcucrypt/stackwipe.py, docs/constant-time.md): per unit the MCU_STACK_WIPE wrappers,

@@ -218,7 +218,8 @@ def _cxx_probe(manifest: dict, lib: Path) -> str:
     from mcucrypt.export import ops_of, wipers
     heads = ["mcucrypt.h", *sorted(f"mcucrypt/{h.name}" for h in (lib / "src" / "mcucrypt").glob("*.h")
                                    if not h.name.startswith("config_")
-                                   and h.name not in ("ns.h", "stack_wipe.h"))]      # stack_wipe.h: assembly only
+                                   # internal to the sources (MCU_IMPL), stack_wipe.h assembly only
+                                   and h.name not in ("ns.h", "aead_instance.h", "stack_wipe.h"))]
     fns = ["mcu_wipe", "mcu_declassify"]
     for u in manifest["units"]:
         for i in u["ids"]:

@@ -32,6 +32,7 @@
 #include "mcucrypt/ns.h"
 #include "mcucrypt/declassify.h"
 #include "mcucrypt/wipe.h"
+#include "mcucrypt/aead_instance.h"
 
 #ifndef aes128
 #error "aes128 must be defined as aesccm_aes128: the AES functions' symbols in this family's namespace"
@@ -229,32 +230,8 @@ static inline __attribute__((always_inline)) int ccm_decrypt(uint8_t *m, unsigne
     return 0;
 }
 
-/* One instance's two entry points: its tag length fixed. */
-#define CCM_INSTANCE(id, tag_bytes)                                                                           \
-    int MCU_FN(id, aead_encrypt)(unsigned char *c, unsigned long long *clen, const unsigned char *m,         \
-                                 unsigned long long mlen, const unsigned char *ad, unsigned long long adlen, \
-                                 const unsigned char *nsec, const unsigned char *npub,                       \
-                                 const unsigned char *k);                                                    \
-    int MCU_FN(id, aead_decrypt)(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,            \
-                                 const unsigned char *c, unsigned long long clen, const unsigned char *ad,   \
-                                 unsigned long long adlen, const unsigned char *npub,                        \
-                                 const unsigned char *k);                                                    \
-    int MCU_FN(id, aead_encrypt)(unsigned char *c, unsigned long long *clen, const unsigned char *m,         \
-                                 unsigned long long mlen, const unsigned char *ad, unsigned long long adlen, \
-                                 const unsigned char *nsec, const unsigned char *npub,                       \
-                                 const unsigned char *k)                                                     \
-    {                                                                                                         \
-        (void)nsec;                                                                                           \
-        return ccm_encrypt(c, clen, m, mlen, ad, adlen, npub, k, tag_bytes);                                  \
-    }                                                                                                         \
-    int MCU_FN(id, aead_decrypt)(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,            \
-                                 const unsigned char *c, unsigned long long clen, const unsigned char *ad,   \
-                                 unsigned long long adlen, const unsigned char *npub,                        \
-                                 const unsigned char *k)                                                     \
-    {                                                                                                         \
-        (void)nsec;                                                                                           \
-        return ccm_decrypt(m, mlen, c, clen, ad, adlen, npub, k, tag_bytes);                                  \
-    }
+/* One instance's two entry points (its tag length fixed): include/mcucrypt/aead_instance.h. */
+#define CCM_INSTANCE(id, tag_bytes) MCU_AEAD_INSTANCE(id, ccm_encrypt, ccm_decrypt, tag_bytes)
 
 CCM_INSTANCE(aesccm128, 16u)
 CCM_INSTANCE(aesccm128m8, 8u)

@@ -32,6 +32,7 @@
 #include "mcucrypt/ns.h"
 #include "mcucrypt/declassify.h"
 #include "mcucrypt/wipe.h"
+#include "mcucrypt/aead_instance.h"
 
 #include "ghash.h"
 
@@ -165,8 +166,8 @@ static int gcm_refused(unsigned long long mlen, unsigned long long adlen)
 }
 
 static inline __attribute__((always_inline)) int gcm_encrypt(uint8_t *c, unsigned long long *clen, const uint8_t *m, unsigned long long mlen,
-                       const uint8_t *ad, unsigned long long adlen, const uint8_t *iv, size_t iv_bytes,
-                       const uint8_t *key)
+                       const uint8_t *ad, unsigned long long adlen, const uint8_t *iv, const uint8_t *key,
+                       size_t iv_bytes)
 {
     if (gcm_refused(mlen, adlen)) {
         *clen = 0;
@@ -183,8 +184,8 @@ static inline __attribute__((always_inline)) int gcm_encrypt(uint8_t *c, unsigne
 }
 
 static inline __attribute__((always_inline)) int gcm_decrypt(uint8_t *m, unsigned long long *mlen, const uint8_t *c, unsigned long long clen,
-                       const uint8_t *ad, unsigned long long adlen, const uint8_t *iv, size_t iv_bytes,
-                       const uint8_t *key)
+                       const uint8_t *ad, unsigned long long adlen, const uint8_t *iv, const uint8_t *key,
+                       size_t iv_bytes)
 {
     *mlen = 0;
     if (clen < GCM_BLOCK || gcm_refused(clen - GCM_BLOCK, adlen)) {
@@ -221,32 +222,8 @@ static inline __attribute__((always_inline)) int gcm_decrypt(uint8_t *m, unsigne
     return 0;
 }
 
-/* One instance's two entry points: its IV length fixed. */
-#define GCM_INSTANCE(id, iv_bytes)                                                                            \
-    int MCU_FN(id, aead_encrypt)(unsigned char *c, unsigned long long *clen, const unsigned char *m,         \
-                                 unsigned long long mlen, const unsigned char *ad, unsigned long long adlen, \
-                                 const unsigned char *nsec, const unsigned char *npub,                       \
-                                 const unsigned char *k);                                                    \
-    int MCU_FN(id, aead_decrypt)(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,            \
-                                 const unsigned char *c, unsigned long long clen, const unsigned char *ad,   \
-                                 unsigned long long adlen, const unsigned char *npub,                        \
-                                 const unsigned char *k);                                                    \
-    int MCU_FN(id, aead_encrypt)(unsigned char *c, unsigned long long *clen, const unsigned char *m,         \
-                                 unsigned long long mlen, const unsigned char *ad, unsigned long long adlen, \
-                                 const unsigned char *nsec, const unsigned char *npub,                       \
-                                 const unsigned char *k)                                                     \
-    {                                                                                                         \
-        (void)nsec;                                                                                           \
-        return gcm_encrypt(c, clen, m, mlen, ad, adlen, npub, iv_bytes, k);                                   \
-    }                                                                                                         \
-    int MCU_FN(id, aead_decrypt)(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,            \
-                                 const unsigned char *c, unsigned long long clen, const unsigned char *ad,   \
-                                 unsigned long long adlen, const unsigned char *npub,                        \
-                                 const unsigned char *k)                                                     \
-    {                                                                                                         \
-        (void)nsec;                                                                                           \
-        return gcm_decrypt(m, mlen, c, clen, ad, adlen, npub, iv_bytes, k);                                   \
-    }
+/* One instance's two entry points (its IV length fixed): include/mcucrypt/aead_instance.h. */
+#define GCM_INSTANCE(id, iv_bytes) MCU_AEAD_INSTANCE(id, gcm_encrypt, gcm_decrypt, iv_bytes)
 
 GCM_INSTANCE(aesgcm128, 12u)
 GCM_INSTANCE(aesgcm128iv1, 1u)
