@@ -68,7 +68,7 @@ CELLS = [
     ("rv32", "aesgcm", "rv32-bitsliced"), ("armv7m", "aesgcm", "cm3-bitsliced"), ("avr", "aesgcm", "avr-bitsliced"),
     ("rv32", "aesccm", "rv32-bitsliced"), ("armv7m", "aesccm", "cm3-bitsliced"), ("avr", "aesccm", "avr-bitsliced"),
     # Signatures: verification of a few official records (examples/common/gen_vectors.py's signature layout).
-    ("rv32", "ed25519", "ref"), ("armv7m", "ed25519", "ref"), ("avr", "ed25519", "ref"),
+    ("rv32", "ed25519", "rv32-fast"), ("armv7m", "ed25519", "cm3-fast"), ("avr", "ed25519", "avr-fast"),
     ("rv32", "p256", "rv32-fast"), ("armv7m", "p256", "cm3-fast"), ("avr", "p256", "avr-kara"),
     # LMS: no example records (every official signature is over the example's 1,600 bytes): the cell
     # builds the exported verifier with the example, as firmware builds it, and runs it (0 checks)

@@ -212,8 +212,8 @@ ARMV7M_SNIPPETS = [ROOT / "tests" / "fixtures" / "armv7m" / "taint.S",
 ARMV7M_FIXTURE_IMPLS = [("ctfix", "table"), ("ctfix", "branch"), ("ctfix", "key-lt"), ("ctfix", "key-eq"),
                         ("ctfix", "div"), ("ctfix", "umull"), ("ctfix", "good"), ("ctaead", "early-exit"),
                         ("ctaead", "declassified")]
-ARMV7M_CATALOG = [("keccakf1600", "armv7m-fast"), ("aes128", "cm3-bitsliced"), ("sha256", "armv7m-fast"),
-                  ("chacha20poly1305", "cm3-fast"), ("mpmul256", "cm3-umlal-ct"), ("mpmul256", "cm3-umull")]
+# By default three shapes: unrolled lanes (Keccak), bitsliced rounds, and the multiply-accumulate class
+ARMV7M_CATALOG = [("keccakf1600", "armv7m-fast"), ("aes128", "cm3-bitsliced"), ("mpmul256", "cm3-umull")]
 # MCUCRYPT_FULL=1: every armv7m implementation of the catalog, X25519 cm3-fast included (7.3 M instructions
 # in 5 calls: about a minute of the Python engine's CPU time)
 if os.environ.get("MCUCRYPT_FULL", "") not in ("", "0"):

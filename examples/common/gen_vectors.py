@@ -55,8 +55,9 @@ POLY1305_MAX_MSG = 160
 # AEAD files whose Count is "<file> <n>" (RFC 8439, NIST CAVP GCM and CCM): the first records whose message and
 # AD fit the example's 32-byte buffers, at most this many.
 AEAD_FILE_RECORDS = 4
-# Signatures: valid records per id, and the largest key + message + signature the example takes.
-SIGNATURE_VALID = 2
+# Signatures: valid records per id (each verified, then refused with a byte flipped; a P-256 verification is
+# 110 M cycles on the ATmega128), and the largest key + message + signature the example takes.
+SIGNATURE_VALID = 1
 SIGNATURE_MAX_BYTES = 1600
 # mpmul: the last two records per size (the file's random operands after its edge cases), at most.
 MPMUL_PER_ID = 2

@@ -135,6 +135,14 @@ class SignatureDriver(KindDriver):
     run_options = ("key", "input", "tag")
     default_trials = 3
 
+
+    def in_default_run(self, prim: Primitive, prim_id: str, impl: str, target: str) -> bool:
+        """The portable C (`ref`) of a public-key scheme runs on the boards with MCUCRYPT_FULL=1 only: a
+        scalar multiplication or a lattice operation is millions of instructions, and each board already
+        runs every parameter set through the implementation that compiles the same scheme code over the
+        core's assembly (vectors, differential, constant time). The host runs `ref` whole."""
+        return super().in_default_run(prim, prim_id, impl, target) and (target == "host" or impl != "ref")
+
     # -- policy -------------------------------------------------------------------------------------
 
     def policy(self, fw: Firmware) -> "KindDriver":
