@@ -24,15 +24,19 @@ CATALOG = load_catalog()
 FULL = os.environ.get("MCUCRYPT_FULL", "") not in ("", "0")
 
 
-def _in_default_run(job: Job) -> bool:
-    prim = CATALOG.by_id(job.prim)
-    return driver_for(prim.kind).in_default_run(prim, job.prim, job.impl, job.target)
+def _jobs(test: str) -> list[Job]:
+    """The jobs of one test: all with MCUCRYPT_FULL=1, else the default run's representative subset
+    (KindDriver.in_default_run: the public-key schemes' portable C and differential test on the host, their
+    vectors and constant-time check on every board through the core's own implementation). A job left
+    out is not collected, so no skip stands for a pass."""
+    def kept(job: Job) -> bool:
+        prim = CATALOG.by_id(job.prim)
+        return driver_for(prim.kind).in_default_run(prim, job.prim, job.impl, job.target, test)
+    return [j for j in ALL_JOBS if FULL or kept(j)]
 
 
-# The default run's representative subset (KindDriver.in_default_run: the public-key schemes' portable C on
-# the host, every parameter set on every board through the core's own implementation); MCUCRYPT_FULL=1
-# collects every job. A job left out is not collected, so no skip stands for a pass.
-JOBS = [j for j in select_jobs(CATALOG, targets=list(TARGETS)) if FULL or _in_default_run(j)]
+ALL_JOBS = select_jobs(CATALOG, targets=list(TARGETS))
+JOBS = _jobs("vectors")
 
 
 def _id(job: Job) -> str:
@@ -56,14 +60,14 @@ def test_vectors(job: Job, firmware_cache: dict[Job, Firmware]) -> None:
     assert driver_for(fw.impl.primitive.kind).check_vectors(fw) > 0, f"{job.prim} has no official vectors"
 
 
-@pytest.mark.parametrize("job", JOBS, ids=_id)
+@pytest.mark.parametrize("job", _jobs("model"), ids=_id)
 def test_matches_model(job: Job, firmware_cache: dict[Job, Firmware]) -> None:
     fw = _firmware(firmware_cache, job)
     driver = driver_for(fw.impl.primitive.kind)
     assert driver.differential(fw, random.Random(f"model/{_id(job)}"), driver.default_trials) > 0
 
 
-CT_JOBS = [j for j in JOBS if j.target != "host" and CATALOG.implementation(j.prim, j.impl).constant_time
+CT_JOBS = [j for j in _jobs("ct") if j.target != "host" and CATALOG.implementation(j.prim, j.impl).constant_time
            and (FULL or not driver_for(CATALOG.by_id(j.prim).kind).ct_full_only(j.prim, j.impl, j.target))]
 # Issue 33's coverage gaps still open: "<id> <impl> <target>: <function> ..." per line (docs/constant-time.md,
 # "Path coverage"). A gap closes by a case that reaches the code or a ct_unreached reason in META.yml; the

@@ -92,12 +92,12 @@ class KindDriver(abc.ABC):
     # engine): tests/test_catalog.py checks the claim there with MCUCRYPT_FULL=1 only (`mcucrypt ct` always).
     ct_full_only_targets: frozenset[str] = frozenset()
 
-    def in_default_run(self, prim: Primitive, prim_id: str, impl: str, target: str) -> bool:
-        """Whether tests/test_catalog.py runs this job's vectors, differential and constant-time tests without
-        MCUCRYPT_FULL=1 (otherwise the job is not collected: `make test` keeps a representative subset of
-        the slow kinds, the whole catalog runs with MCUCRYPT_FULL=1). Every kind: an instance's
-        ``default_test_targets`` (META.yml) names the boards its id runs on by default (ML-DSA-65 and -87:
-        the ATmega1284P's minutes a signature stay for the full run)."""
+    def in_default_run(self, prim: Primitive, prim_id: str, impl: str, target: str, test: str) -> bool:
+        """Whether tests/test_catalog.py runs this job's ``test`` ("vectors", "model": the differential
+        test, "ct") without MCUCRYPT_FULL=1 (otherwise it is not collected: `make test` keeps a
+        representative subset of the slow kinds, the whole catalog runs with MCUCRYPT_FULL=1). Every kind:
+        an instance's ``default_test_targets`` (META.yml) names the boards its id runs on by default
+        (ML-DSA-65 and -87 on the M3 board only)."""
         targets = prim.instances[prim_id].get("default_test_targets")
         return target == "host" or targets is None or target in targets
 

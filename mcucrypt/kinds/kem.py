@@ -98,12 +98,13 @@ class KemDriver(KindDriver):
     # MCUCRYPT_FULL=1 only (docs/mlkem.md gives the runs); rv32 and AVR check every parameter set.
     ct_full_only_targets = frozenset({"armv7m"})
 
-    def in_default_run(self, prim: Primitive, prim_id: str, impl: str, target: str) -> bool:
-        """The portable C (`ref`) of a public-key scheme runs on the boards with MCUCRYPT_FULL=1 only: a
-        scalar multiplication or a lattice operation is millions of instructions, and each board already
-        runs every parameter set through the implementation that compiles the same scheme code over the
-        core's assembly (vectors, differential, constant time). The host runs `ref` whole."""
-        return super().in_default_run(prim, prim_id, impl, target) and (target == "host" or impl != "ref")
+    def in_default_run(self, prim: Primitive, prim_id: str, impl: str, target: str, test: str) -> bool:
+        """A public-key operation is millions of instructions on a board, so by default the boards run the
+        official vectors and the constant-time check through each core's own implementation (the same
+        scheme code over the core's assembly); the portable C (`ref`) and the random differential test run
+        on the host, and on the boards with MCUCRYPT_FULL=1."""
+        return super().in_default_run(prim, prim_id, impl, target, test) and \
+            (target == "host" or (impl != "ref" and test != "model"))
 
     # -- vectors ------------------------------------------------------------------------------------
 
