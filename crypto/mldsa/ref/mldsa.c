@@ -19,13 +19,13 @@
  * form, so a product of two NTT-domain operands ends up in the normal domain after the inverse NTT's
  * final multiplication by R^2 / 256 (41978).
  *
- * Constant time (docs/mldsa.md). Not met as checked: RejNTTPoly (sampling A) branches on rho, which
- * FIPS 204 makes public (pk's first bytes) but which is derived from xi / read from sk, so the taint
- * check fails there and META says constant_time: false. Otherwise no branch, address or
- * variable-latency operand depends on a secret (xi, rho', K, s1, s2, t0, rnd, y, rho'', and every
- * intermediate of a rejected signing attempt), with one declassification: the signing loop's verdict
- * (accept or try again), which FIPS 204 section 3.4 makes public (only accepted signatures are
- * released and the number of attempts is independent of the key).
+ * Constant time (docs/mldsa.md): no branch, address or variable-latency operand depends on a secret
+ * (xi, rho', K, s1, s2, t0, rnd, y, rho'', and every intermediate of a rejected signing attempt), with two
+ * declassifications, both of values FIPS 204 makes public:
+ *   - rho (the public key's first 32 bytes), on which RejNTTPoly (sampling A) branches: derived from xi
+ *     in KeyGen and read from sk in Sign, it goes through mcu_declassify once per call (declassify_rho);
+ *   - the signing loop's verdict (accept or try again), section 3.4 (only accepted signatures are
+ *     released and the number of attempts is independent of the key).
  *   - RejBoundedPoly (s1, s2) reads a fixed number of SHAKE256 blocks (2 for eta = 2, 3 for eta = 4) and
  *     compacts the accepted nibbles obliviously (log-shift compaction); more than that is needed with
  *     probability below 2^-900 (eta = 2) and 2^-154 (eta = 4) per polynomial.
@@ -276,6 +276,23 @@ static int32_t use_hint(const params *p, int32_t a, unsigned hint)   /* Algorith
 }
 
 /* ------------------------------------------------------------------------------ sampling */
+/* out = rho, made public for the constant-time checker: FIPS 204 publishes rho as the public key's first 32
+ * bytes, and A's rejection sampling (below) branches on it. rho is derived from xi in KeyGen and read from
+ * sk in Sign, so it carries their taint until here. It goes through mcu_declassify word by word
+ * (little-endian): the checker holds these 8 values to pk's (KeyGen) or sk's (Sign) first 32 bytes. */
+static void declassify_rho(uint8_t out[32], const uint8_t rho[32])
+{
+    for (unsigned i = 0; i < 32; i += 4) {
+        uint32_t w = rho[i] | ((uint32_t)rho[i + 1] << 8) | ((uint32_t)rho[i + 2] << 16)
+                     | ((uint32_t)rho[i + 3] << 24);
+        w = mcu_declassify(w);
+        out[i] = (uint8_t)w;
+        out[i + 1] = (uint8_t)(w >> 8);
+        out[i + 2] = (uint8_t)(w >> 16);
+        out[i + 3] = (uint8_t)(w >> 24);
+    }
+}
+
 /* acc += A[i][j] o b: RejNTTPoly (Algorithm 30) on SHAKE128(rho || j || i), sampled block by block and
  * multiplied in as produced. A is public: the rejection branch is allowed. */
 static void matrix_entry_mul_acc(int32_t acc[N], const int32_t b[N], const uint8_t rho[32], unsigned i,
@@ -493,6 +510,7 @@ static int keygen_internal(const params *p, uint8_t *pk, uint8_t *sk, const uint
     xof_absorb(&x, kl, 2);
     xof_finalize(&x);
     xof_squeeze(&x, seeds, 128);
+    declassify_rho(seeds, seeds);         /* rho: public (pk's first bytes) */
     for (unsigned i = 0; i < 32; i++) {
         pk[i] = sk[i] = seeds[i];
         sk[32 + i] = seeds[96 + i];
@@ -544,13 +562,14 @@ static int sign_internal(const params *p, uint8_t *sig, const message *m, const 
                          const uint8_t rnd[32], int32_t (*w)[N], uint8_t (*hints)[N / 8])
 {
     int32_t chat[N], t[N];               /* t: y (NTT domain), then the products c s1, c s2, c t0, z */
-    uint8_t mu[64], rhopp[64];
+    uint8_t mu[64], rhopp[64], rho[32];  /* rho: sk's first bytes, made public (pk's first bytes) */
     uint32_t *v = (uint32_t *)t;         /* t's room holds w1 and the hint compaction when t is not live */
     xof x;
-    const uint8_t *rho = sk, *key = sk + 32, *tr = sk + 64;
+    const uint8_t *key = sk + 32, *tr = sk + 64;
     uint8_t *ctilde = sig, *zpack = sig + p->ctilde_bytes;
     uint8_t *hpack = zpack + (size_t)32 * p->l * p->z_bits;
 
+    declassify_rho(rho, sk);
     xof_init(&x, SHAKE256_RATE);                                  /* mu = H(tr || M', 64) */
     xof_absorb(&x, tr, 64);
     for (unsigned i = 0; i < 3; i++)
