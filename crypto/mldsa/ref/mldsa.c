@@ -95,12 +95,38 @@ static void wipe(void *p, size_t n)
 }
 
 /* ------------------------------------------------------------------------------ arithmetic mod q */
+#if defined(__ARM_ARCH_7M__)
+/* The Cortex-M3's SMULL/UMULL end early on small operands (3..7 cycles): a secret operand's size would
+ * show. Its MUL (32 x 32 -> low 32) is single-cycle, so the high half of a product is taken from four
+ * 16 x 16 -> 32 MULs (umulhi) and corrected for the signs with masks (smulhi). a b and m q have the same
+ * low 32 bits (that is how m is chosen), so a b / R - m q / R is the difference of the high halves. */
+static uint32_t umulhi(uint32_t a, uint32_t b)
+{
+    uint32_t al = a & 0xFFFF, ah = a >> 16, bl = b & 0xFFFF, bh = b >> 16;
+    uint32_t lo = al * bl, m1 = al * bh, m2 = ah * bl, hi = ah * bh;
+    uint32_t mid = (lo >> 16) + (m1 & 0xFFFF) + (m2 & 0xFFFF);       /* < 3 * 2^16: no overflow */
+    return hi + (m1 >> 16) + (m2 >> 16) + (mid >> 16);
+}
+
+static int32_t smulhi(int32_t a, int32_t b)                   /* floor(a b / 2^32) */
+{
+    uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+    return (int32_t)(umulhi(ua, ub) - ((uint32_t)(a >> 31) & ub) - ((uint32_t)(b >> 31) & ua));
+}
+
+static int32_t montmul(int32_t a, int32_t b)
+{
+    int32_t m = (int32_t)((uint32_t)a * (uint32_t)b * (uint32_t)QINV);
+    return smulhi(a, b) - smulhi(m, Q);
+}
+#else
 static int32_t montmul(int32_t a, int32_t b)
 {
     int64_t t = (int64_t)a * b;
     int32_t m = (int32_t)((uint32_t)t * (uint32_t)QINV);
     return (int32_t)((t - (int64_t)m * Q) >> 32);
 }
+#endif
 
 static int32_t reduce32(int32_t a)          /* |a| <= 2^31 - 2^22: a mod q in [-6283008, 6283008] */
 {
