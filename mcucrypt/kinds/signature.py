@@ -149,6 +149,11 @@ class SignatureDriver(KindDriver):
         clone.public_results = {**self.public_results, **extra}
         return clone
 
+    def ct_full_only(self, prim_id: str, impl: str, target: str) -> bool:
+        """Also ML-DSA-65 and -87 (minutes of taint tracking each): the default run checks ML-DSA-44, the
+        same C on the same permutation."""
+        return super().ct_full_only(prim_id, impl, target) or prim_id in ("mldsa65", "mldsa87")
+
     def scheme_model(self, fw: Firmware):
         """The model module, or the object its ``for_id(prim_id)`` returns where one module serves several
         parameter sets (ML-DSA-44/65/87): keygen/sign/verify of that id."""
