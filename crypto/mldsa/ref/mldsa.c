@@ -95,11 +95,13 @@ static void wipe(void *p, size_t n)
 }
 
 /* ------------------------------------------------------------------------------ arithmetic mod q */
-#if defined(__ARM_ARCH_7M__)
-/* The Cortex-M3's SMULL/UMULL end early on small operands (3..7 cycles): a secret operand's size would
- * show. Its MUL (32 x 32 -> low 32) is single-cycle, so the high half of a product is taken from four
- * 16 x 16 -> 32 MULs (umulhi) and corrected for the signs with masks (smulhi). a b and m q have the same
- * low 32 bits (that is how m is chosen), so a b / R - m q / R is the difference of the high halves. */
+#if defined(__ARM_ARCH_7M__) || defined(__AVR__)
+/* The Cortex-M3's SMULL/UMULL end early on small operands (3..7 cycles), and on the AVR the 64-bit
+ * product goes through libgcc's __mulsidi3/__muldi3, which branch on operand bits: a secret operand's
+ * size would show. A 32 x 32 -> low 32 product is fixed-time on both (the M3's single-cycle MUL, the
+ * AVR's MUL sequence), so the high half of a product is taken from four 16 x 16 -> 32 products (umulhi)
+ * and corrected for the signs with masks (smulhi). a b and m q have the same low 32 bits (that is how m
+ * is chosen), so a b / R - m q / R is the difference of the high halves. */
 static uint32_t umulhi(uint32_t a, uint32_t b)
 {
     uint32_t al = a & 0xFFFF, ah = a >> 16, bl = b & 0xFFFF, bh = b >> 16;
@@ -127,6 +129,19 @@ static int32_t montmul(int32_t a, int32_t b)
     return (int32_t)((t - (int64_t)m * Q) >> 32);
 }
 #endif
+
+/* The top bit of v, 0 or 1. avr-gcc compiles a lone v >> 31 to "clr; sbrc r, 7; inc": a skip on a
+ * secret bit. A byte the compiler cannot see through makes it shift the bit out instead. */
+static uint32_t top_bit(uint32_t v)
+{
+#if defined(__AVR__)
+    uint8_t b = (uint8_t)(v >> 24);
+    __asm__("" : "+r"(b));
+    return (uint8_t)(b >> 7);
+#else
+    return v >> 31;
+#endif
+}
 
 static int32_t reduce32(int32_t a)          /* |a| <= 2^31 - 2^22: a mod q in [-6283008, 6283008] */
 {
@@ -279,10 +294,12 @@ static int32_t decompose(const params *p, int32_t *a0, int32_t a)   /* Algorithm
 {
     int32_t a1 = (a + 127) >> 7;
     if (p->gamma2 == (Q - 1) / 32) {                  /* the branch is on the parameter set */
-        a1 = (a1 * 1025 + (INT32_C(1) << 21)) >> 22;
+        /* a1 < 2^16: the products stay below 2^31; unsigned shifts (avr-gcc sign-extends a signed one
+         * with a skip on the top bit) */
+        a1 = (int32_t)(((uint32_t)a1 * 1025 + (UINT32_C(1) << 21)) >> 22);
         a1 &= 15;
     } else {
-        a1 = (a1 * 11275 + (INT32_C(1) << 23)) >> 24;
+        a1 = (int32_t)(((uint32_t)a1 * 11275 + (UINT32_C(1) << 23)) >> 24);
         a1 ^= ((43 - a1) >> 31) & a1;
     }
     int32_t r0 = a - a1 * 2 * p->gamma2;
@@ -353,7 +370,7 @@ static void compact(uint32_t *v, unsigned n)
 {
     for (unsigned step = 1, bit = 16; step < n; step <<= 1, bit++) {
         for (unsigned i = step; i < n; i++) {
-            uint32_t moving = (uint32_t)0 - ((v[i] >> 31) & (v[i] >> bit) & 1);
+            uint32_t moving = (uint32_t)0 - (top_bit(v[i]) & (v[i] >> bit) & 1);
             v[i - step] = (v[i] & moving) | (v[i - step] & ~moving);
             v[i] &= ~moving;
         }
@@ -683,7 +700,7 @@ static int sign_internal(const params *p, uint8_t *sig, const message *m, const 
                 /* MakeHint(-ct0, w - cs2 + ct0): HighBits(w - cs2 + ct0) != HighBits(w - cs2) */
                 int32_t h1 = decompose(p, &lo, freeze(w[i][n] + ct0));
                 int32_t h0 = decompose(p, &lo, w[i][n]);
-                uint32_t h = ((uint32_t)(h1 ^ h0) | (uint32_t)-(h1 ^ h0)) >> 31;
+                uint32_t h = top_bit((uint32_t)(h1 ^ h0) | (uint32_t)-(h1 ^ h0));
                 hints[i][n / 8] |= (uint8_t)(h << (n % 8));
                 count += h;
             }
