@@ -39,7 +39,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from .boards.base import (TAINT_ADDRESS, TAINT_BRANCH, TAINT_INDIRECT_JUMP, TAINT_VARIABLE_LATENCY,
-                          CallResult, TaintSpec, Trace)
+                          Buf, CallResult, TaintSpec, Trace)
 from .boards.armv7m import IT_EXECUTED, IT_SKIPPED
 from .boards.taint_common import TAINT_CONDITIONAL, TAINT_IO
 from .build import impl_define
@@ -383,16 +383,16 @@ def _check_taint(fw: Firmware, _trials: int, seed: int, executed: set[int]) -> C
             fatal = not (t.kind == TAINT_ADDRESS and allowed)
             cls = CACHED_CORES_ONLY if t.kind == TAINT_ADDRESS and not fatal else CLASS_OF_TAINT[t.kind]
             add(Finding(case.op, t.kind, cls, t.pc, t.symbol, t.instruction, list(t.labels), t.detail, fatal))
-        for f in _declassification_findings(fw, driver, case.op, res):
+        for f in _declassification_findings(fw, driver, case, res):
             add(f)
         if res.declassified and (case.op, res.return_value) not in outcomes:
-            outcomes[(case.op, res.return_value)] = (n, [d.value for d in res.declassified])
+            outcomes[(case.op, res.return_value)] = (n, _after_key_bytes(fw, driver, case.op, res))
     # Declassified values must be functions of the outcome: the same with all-zero and all-one secrets.
     for trial in POLICY_TRIALS if outcomes else ():
         other = driver.ct_cases(fw, SecretRandom(seed, trial), public_seed=seed)
         for (op, outcome), (n, values) in outcomes.items():
             res = run(other[n])
-            got = [d.value for d in res.declassified or []]
+            got = _after_key_bytes(fw, driver, op, res)
             if res.return_value != outcome or got == values:
                 continue
             policy = driver.policy(fw).public_results.get(op)
@@ -410,13 +410,47 @@ def _check_taint(fw: Firmware, _trials: int, seed: int, executed: set[int]) -> C
     return report
 
 
-def _declassification_findings(fw: Firmware, driver: KindDriver, op: str, res: CallResult) -> list[Finding]:
-    """The tainted arguments of mcu_declassify in one call of ``op`` that the kind's policy refuses: any,
-    where the standard makes nothing public in ``op``; those beyond ``per_call`` where it does."""
+def _key_words(fw: Firmware, case: CtCase, res: CallResult, key_bytes: tuple[str, int, int]) -> list[int]:
+    """The bytes [start, end) of the argument ``key_bytes`` names, as the call left them (an output
+    buffer's contents after the call, an input's as given), as little-endian 32-bit words."""
+    name, start, end = key_bytes
+    outs = [p.name for p in fw.impl.functions[case.op].params
+            if isinstance(case.args.get(p.name), Buf) and case.args[p.name].out]
+    arg = case.args[name]
+    data = res.outputs[outs.index(name)] if name in outs else arg.data
+    return [int.from_bytes(data[i:i + 4], "little") for i in range(start, end, 4)]
+
+
+def _after_key_bytes(fw: Firmware, driver: KindDriver, op: str, res: CallResult) -> list[int]:
+    """The values ``op`` declassified after the public key bytes its policy names (all where it names none)."""
+    public = driver.policy(fw).public_results.get(op)
+    skip = 0 if public is None or public.key_bytes is None else (public.key_bytes[2] - public.key_bytes[1]) // 4
+    return [d.value for d in (res.declassified or [])[skip:]]
+
+
+def _declassification_findings(fw: Firmware, driver: KindDriver, case: CtCase, res: CallResult) -> list[Finding]:
+    """The tainted arguments of mcu_declassify in one call of ``case.op`` that the kind's policy refuses:
+    any, where the standard makes nothing public in the op; where it names public key bytes, the first
+    values unless they are exactly those bytes; those beyond ``per_call`` where it does."""
+    op = case.op
     declassified = res.declassified or []
     public = driver.policy(fw).public_results.get(op)
     allowed = public.per_call if public is not None else 0
     out = []
+    if public is not None and public.key_bytes is not None:
+        expected = _key_words(fw, case, res, public.key_bytes)
+        got = [d.value for d in declassified[:len(expected)]]
+        if got != expected:
+            d = declassified[0] if declassified else None
+            if d is not None:
+                name, start, end = public.key_bytes
+                return [Finding(op, TAINT_DECLASSIFY, SECRET_DECLASSIFIED, d.caller, fw.board.symbol_at(d.caller),
+                                "call mcu_declassify", list(d.labels),
+                                f"{op} declassified {[hex(v) for v in got]} first: its standard makes public "
+                                f"{public.what}, {name}[{start}:{end}] = {[hex(v) for v in expected]} "
+                                f"(little-endian words)", True)]
+            return out
+        declassified = declassified[len(expected):]
     if public is not None and public.rejection_loop:
         values = [d.value for d in declassified]
         if values and all(v == 1 for v in values[:-1]) and values[-1] == 0:

@@ -153,11 +153,42 @@ def test_driver_catches_a_wrong_signature() -> None:
 
 
 def test_rejection_verdict_policy() -> None:
-    """The kind declares the ML-DSA rejection verdict public for sign and sign_internal of every id."""
+    """The kind declares public, for every id, rho (pk's first 32 bytes: written by keygen, read from sk's
+    first 32 bytes by sign) and, in sign and sign_internal, the rejection verdict; nothing else."""
     for prim_id in IDS:
         policy = signature.PUBLIC_RESULTS_BY_ID[prim_id]
-        assert set(policy) == {"sign", "sign_internal"}
-        assert all(p.rejection_loop for p in policy.values())
+        assert set(policy) == {"keygen", "sign", "sign_internal"}
+        assert policy["keygen"].key_bytes == ("pk", 0, 32) and policy["keygen"].per_call == 0
+        assert not policy["keygen"].rejection_loop
+        for op in ("sign", "sign_internal"):
+            assert policy[op].rejection_loop and policy[op].key_bytes == ("sk", 0, 32)
+
+
+def _fake_result(values: list[int], pk: bytes = b"") -> SimpleNamespace:
+    from mcucrypt.boards.base import Declassified
+    return SimpleNamespace(declassified=[Declassified(v, ("seed",), 0x100) for v in values], outputs=[pk, b""])
+
+
+def test_rho_declassification_is_held_to_the_key_bytes() -> None:
+    """The checker accepts exactly rho's 8 words (then the verdicts) and refuses anything else first."""
+    from mcucrypt import ct
+    from mcucrypt.boards.base import Buf
+    from mcucrypt.kinds.base import CtCase
+    fw = SimpleNamespace(impl=CATALOG.implementation("mldsa44", "ref"), prim_id="mldsa44", target="host",
+                         params=CATALOG.implementation("mldsa44", "ref").params("mldsa44"),
+                         board=SimpleNamespace(symbol_at=lambda a: "?"))
+    pk = bytes(range(32)) + bytes(1280)
+    rho = [int.from_bytes(pk[i:i + 4], "little") for i in range(0, 32, 4)]
+    keygen = CtCase("keygen", {"pk": Buf(size=1312, out=True), "sk": Buf(size=2560, out=True), "seed": Buf(bytes(32))})
+    assert ct._declassification_findings(fw, DRIVER, keygen, _fake_result(rho, pk)) == []
+    assert ct._declassification_findings(fw, DRIVER, keygen, _fake_result(rho + [1], pk))     # one more
+    assert ct._declassification_findings(fw, DRIVER, keygen, _fake_result(rho[:7] + [0], pk))  # not rho
+    sk = pk[:32] + bytes(2528)
+    sign = CtCase("sign_internal", {"sig": Buf(size=2420, out=True), "mprime": Buf(b"m"), "mprimelen": 1,
+                                    "sk": Buf(sk), "rnd": Buf(bytes(32))})
+    assert ct._declassification_findings(fw, DRIVER, sign, _fake_result(rho + [1, 1, 0])) == []
+    assert ct._declassification_findings(fw, DRIVER, sign, _fake_result(rho + [1, 5, 0]))      # not a verdict
+    assert ct._declassification_findings(fw, DRIVER, sign, _fake_result([1] + rho + [0]))      # rho not first
 
 
 def test_board_kat_leaves_out_only_the_sign_records_too_long_for_the_e31() -> None:

@@ -61,6 +61,12 @@ class PublicResult:
     # public by the standard, so the checker holds the values to that shape instead of to equality
     # across secrets (ct.py).
     rejection_loop: bool = False
+    # A public part of a key whose value a secret decides (ML-DSA's rho, FIPS 204: the public key's first
+    # 32 bytes, derived from the secret seed in keygen, read from the secret key in sign): (argument, start,
+    # end). The call's first (end - start) / 4 declassified values must be those bytes of that argument,
+    # as little-endian 32-bit words, as the call leaves them (the pk keygen writes, the sk sign reads);
+    # ``per_call`` / ``rejection_loop`` hold the values after them.
+    key_bytes: tuple[str, int, int] | None = None
 
 
 def fix_public_bytes(ctx: bytearray, spec: list[list]) -> tuple[tuple[int, int], ...]:

@@ -99,10 +99,14 @@ PUBLIC_RESULTS_BY_ID: dict[str, dict[str, PublicResult]] = {
                              per_call=4),
         "ecdh": PublicResult("the key's range verdict (1 <= d < n, else -1)"),
     },
-    # ML-DSA signing (FIPS 204 section 3.4): each attempt's accept/try-again verdict; only the accepted
-    # signature is released and the number of attempts is public.
-    **{i: {op: PublicResult("the rejection loop's verdict per attempt (FIPS 204)", rejection_loop=True)
-           for op in ("sign", "sign_internal")}
+    # ML-DSA (FIPS 204): rho, the public key's first 32 bytes (A's seed: its rejection sampling branches on
+    # it), derived from the seed in keygen and read from sk's first 32 bytes in sign; and in signing
+    # (section 3.4) each attempt's accept/try-again verdict: only the accepted signature is released and
+    # the number of attempts is public.
+    **{i: {"keygen": PublicResult("rho (pk[0:32])", per_call=0, key_bytes=("pk", 0, 32)),
+           **{op: PublicResult("rho (sk[0:32] = pk[0:32]) and the rejection loop's verdict per attempt",
+                               rejection_loop=True, key_bytes=("sk", 0, 32))
+              for op in ("sign", "sign_internal")}}
        for i in ("mldsa44", "mldsa65", "mldsa87")},
 }
 
@@ -153,6 +157,11 @@ class SignatureDriver(KindDriver):
         clone = copy.copy(self)
         clone.public_results = {**self.public_results, **extra}
         return clone
+
+    def ct_full_only(self, prim_id: str, impl: str, target: str) -> bool:
+        """Also ML-DSA-65 and -87 (minutes of taint tracking each): the default run checks ML-DSA-44, the
+        same C on the same permutation."""
+        return super().ct_full_only(prim_id, impl, target) or prim_id in ("mldsa65", "mldsa87")
 
     def scheme_model(self, fw: Firmware):
         """The model module, or the object its ``for_id(prim_id)`` returns where one module serves several

@@ -19,13 +19,13 @@
  * form, so a product of two NTT-domain operands ends up in the normal domain after the inverse NTT's
  * final multiplication by R^2 / 256 (41978).
  *
- * Constant time (docs/mldsa.md). Not met as checked: RejNTTPoly (sampling A) branches on rho, which
- * FIPS 204 makes public (pk's first bytes) but which is derived from xi / read from sk, so the taint
- * check fails there and META says constant_time: false. Otherwise no branch, address or
- * variable-latency operand depends on a secret (xi, rho', K, s1, s2, t0, rnd, y, rho'', and every
- * intermediate of a rejected signing attempt), with one declassification: the signing loop's verdict
- * (accept or try again), which FIPS 204 section 3.4 makes public (only accepted signatures are
- * released and the number of attempts is independent of the key).
+ * Constant time (docs/mldsa.md): no branch, address or variable-latency operand depends on a secret
+ * (xi, rho', K, s1, s2, t0, rnd, y, rho'', and every intermediate of a rejected signing attempt), with two
+ * declassifications, both of values FIPS 204 makes public:
+ *   - rho (the public key's first 32 bytes), on which RejNTTPoly (sampling A) branches: derived from xi
+ *     in KeyGen and read from sk in Sign, it goes through mcu_declassify once per call (declassify_rho);
+ *   - the signing loop's verdict (accept or try again), section 3.4 (only accepted signatures are
+ *     released and the number of attempts is independent of the key).
  *   - RejBoundedPoly (s1, s2) reads a fixed number of SHAKE256 blocks (2 for eta = 2, 3 for eta = 4) and
  *     compacts the accepted nibbles obliviously (log-shift compaction); more than that is needed with
  *     probability below 2^-900 (eta = 2) and 2^-154 (eta = 4) per polynomial.
@@ -95,11 +95,52 @@ static void wipe(void *p, size_t n)
 }
 
 /* ------------------------------------------------------------------------------ arithmetic mod q */
+#if defined(__ARM_ARCH_7M__) || defined(__AVR__)
+/* The Cortex-M3's SMULL/UMULL end early on small operands (3..7 cycles), and on the AVR the 64-bit
+ * product goes through libgcc's __mulsidi3/__muldi3, which branch on operand bits: a secret operand's
+ * size would show. A 32 x 32 -> low 32 product is fixed-time on both (the M3's single-cycle MUL, the
+ * AVR's MUL sequence), so the high half of a product is taken from four 16 x 16 -> 32 products (umulhi)
+ * and corrected for the signs with masks (smulhi). a b and m q have the same low 32 bits (that is how m
+ * is chosen), so a b / R - m q / R is the difference of the high halves. */
+static uint32_t umulhi(uint32_t a, uint32_t b)
+{
+    uint32_t al = a & 0xFFFF, ah = a >> 16, bl = b & 0xFFFF, bh = b >> 16;
+    uint32_t lo = al * bl, m1 = al * bh, m2 = ah * bl, hi = ah * bh;
+    uint32_t mid = (lo >> 16) + (m1 & 0xFFFF) + (m2 & 0xFFFF);       /* < 3 * 2^16: no overflow */
+    return hi + (m1 >> 16) + (m2 >> 16) + (mid >> 16);
+}
+
+static int32_t smulhi(int32_t a, int32_t b)                   /* floor(a b / 2^32) */
+{
+    uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+    return (int32_t)(umulhi(ua, ub) - ((uint32_t)(a >> 31) & ub) - ((uint32_t)(b >> 31) & ua));
+}
+
+static int32_t montmul(int32_t a, int32_t b)
+{
+    int32_t m = (int32_t)((uint32_t)a * (uint32_t)b * (uint32_t)QINV);
+    return smulhi(a, b) - smulhi(m, Q);
+}
+#else
 static int32_t montmul(int32_t a, int32_t b)
 {
     int64_t t = (int64_t)a * b;
     int32_t m = (int32_t)((uint32_t)t * (uint32_t)QINV);
     return (int32_t)((t - (int64_t)m * Q) >> 32);
+}
+#endif
+
+/* The top bit of v, 0 or 1. avr-gcc compiles a lone v >> 31 to "clr; sbrc r, 7; inc": a skip on a
+ * secret bit. A byte the compiler cannot see through makes it shift the bit out instead. */
+static uint32_t top_bit(uint32_t v)
+{
+#if defined(__AVR__)
+    uint8_t b = (uint8_t)(v >> 24);
+    __asm__("" : "+r"(b));
+    return (uint8_t)(b >> 7);
+#else
+    return v >> 31;
+#endif
 }
 
 static int32_t reduce32(int32_t a)          /* |a| <= 2^31 - 2^22: a mod q in [-6283008, 6283008] */
@@ -253,10 +294,12 @@ static int32_t decompose(const params *p, int32_t *a0, int32_t a)   /* Algorithm
 {
     int32_t a1 = (a + 127) >> 7;
     if (p->gamma2 == (Q - 1) / 32) {                  /* the branch is on the parameter set */
-        a1 = (a1 * 1025 + (INT32_C(1) << 21)) >> 22;
+        /* a1 < 2^16: the products stay below 2^31; unsigned shifts (avr-gcc sign-extends a signed one
+         * with a skip on the top bit) */
+        a1 = (int32_t)(((uint32_t)a1 * 1025 + (UINT32_C(1) << 21)) >> 22);
         a1 &= 15;
     } else {
-        a1 = (a1 * 11275 + (INT32_C(1) << 23)) >> 24;
+        a1 = (int32_t)(((uint32_t)a1 * 11275 + (UINT32_C(1) << 23)) >> 24);
         a1 ^= ((43 - a1) >> 31) & a1;
     }
     int32_t r0 = a - a1 * 2 * p->gamma2;
@@ -276,6 +319,23 @@ static int32_t use_hint(const params *p, int32_t a, unsigned hint)   /* Algorith
 }
 
 /* ------------------------------------------------------------------------------ sampling */
+/* out = rho, made public for the constant-time checker: FIPS 204 publishes rho as the public key's first 32
+ * bytes, and A's rejection sampling (below) branches on it. rho is derived from xi in KeyGen and read from
+ * sk in Sign, so it carries their taint until here. It goes through mcu_declassify word by word
+ * (little-endian): the checker holds these 8 values to pk's (KeyGen) or sk's (Sign) first 32 bytes. */
+static void declassify_rho(uint8_t out[32], const uint8_t rho[32])
+{
+    for (unsigned i = 0; i < 32; i += 4) {
+        uint32_t w = rho[i] | ((uint32_t)rho[i + 1] << 8) | ((uint32_t)rho[i + 2] << 16)
+                     | ((uint32_t)rho[i + 3] << 24);
+        w = mcu_declassify(w);
+        out[i] = (uint8_t)w;
+        out[i + 1] = (uint8_t)(w >> 8);
+        out[i + 2] = (uint8_t)(w >> 16);
+        out[i + 3] = (uint8_t)(w >> 24);
+    }
+}
+
 /* acc += A[i][j] o b: RejNTTPoly (Algorithm 30) on SHAKE128(rho || j || i), sampled block by block and
  * multiplied in as produced. A is public: the rejection branch is allowed. */
 static void matrix_entry_mul_acc(int32_t acc[N], const int32_t b[N], const uint8_t rho[32], unsigned i,
@@ -310,7 +370,7 @@ static void compact(uint32_t *v, unsigned n)
 {
     for (unsigned step = 1, bit = 16; step < n; step <<= 1, bit++) {
         for (unsigned i = step; i < n; i++) {
-            uint32_t moving = (uint32_t)0 - ((v[i] >> 31) & (v[i] >> bit) & 1);
+            uint32_t moving = (uint32_t)0 - (top_bit(v[i]) & (v[i] >> bit) & 1);
             v[i - step] = (v[i] & moving) | (v[i - step] & ~moving);
             v[i] &= ~moving;
         }
@@ -493,6 +553,7 @@ static int keygen_internal(const params *p, uint8_t *pk, uint8_t *sk, const uint
     xof_absorb(&x, kl, 2);
     xof_finalize(&x);
     xof_squeeze(&x, seeds, 128);
+    declassify_rho(seeds, seeds);         /* rho: public (pk's first bytes) */
     for (unsigned i = 0; i < 32; i++) {
         pk[i] = sk[i] = seeds[i];
         sk[32 + i] = seeds[96 + i];
@@ -544,13 +605,14 @@ static int sign_internal(const params *p, uint8_t *sig, const message *m, const 
                          const uint8_t rnd[32], int32_t (*w)[N], uint8_t (*hints)[N / 8])
 {
     int32_t chat[N], t[N];               /* t: y (NTT domain), then the products c s1, c s2, c t0, z */
-    uint8_t mu[64], rhopp[64];
+    uint8_t mu[64], rhopp[64], rho[32];  /* rho: sk's first bytes, made public (pk's first bytes) */
     uint32_t *v = (uint32_t *)t;         /* t's room holds w1 and the hint compaction when t is not live */
     xof x;
-    const uint8_t *rho = sk, *key = sk + 32, *tr = sk + 64;
+    const uint8_t *key = sk + 32, *tr = sk + 64;
     uint8_t *ctilde = sig, *zpack = sig + p->ctilde_bytes;
     uint8_t *hpack = zpack + (size_t)32 * p->l * p->z_bits;
 
+    declassify_rho(rho, sk);
     xof_init(&x, SHAKE256_RATE);                                  /* mu = H(tr || M', 64) */
     xof_absorb(&x, tr, 64);
     for (unsigned i = 0; i < 3; i++)
@@ -638,7 +700,7 @@ static int sign_internal(const params *p, uint8_t *sig, const message *m, const 
                 /* MakeHint(-ct0, w - cs2 + ct0): HighBits(w - cs2 + ct0) != HighBits(w - cs2) */
                 int32_t h1 = decompose(p, &lo, freeze(w[i][n] + ct0));
                 int32_t h0 = decompose(p, &lo, w[i][n]);
-                uint32_t h = ((uint32_t)(h1 ^ h0) | (uint32_t)-(h1 ^ h0)) >> 31;
+                uint32_t h = top_bit((uint32_t)(h1 ^ h0) | (uint32_t)-(h1 ^ h0));
                 hints[i][n / 8] |= (uint8_t)(h << (n % 8));
                 count += h;
             }
