@@ -156,7 +156,10 @@ static void fe_reduce(fe r, const uint32_t t[16])
     fe_fold(r, acc >> 32);
 }
 
-static void fe_add(fe r, const fe a, const fe b)
+/* Not inlined: where a caller doubles (fe_add(r, x, x)), gcc folds acc + 2 x[i] into UMLAL by the
+ * constant 2, whose time on the M3 depends on the secret x[i] (the checker's finding in point_double and
+ * point_add_mixed); a call sees two pointers and adds. */
+static __attribute__((noinline)) void fe_add(fe r, const fe a, const fe b)
 {
     int64_t acc = 0;
     for (uint8_t i = 0; i < 8; i++) {
@@ -167,7 +170,7 @@ static void fe_add(fe r, const fe a, const fe b)
     fe_fold(r, acc);
 }
 
-static void fe_sub(fe r, const fe a, const fe b)
+static __attribute__((noinline)) void fe_sub(fe r, const fe a, const fe b)     /* as fe_add */
 {
     int64_t acc = 0;
     for (uint8_t i = 0; i < 8; i++) {
