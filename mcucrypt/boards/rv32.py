@@ -418,7 +418,8 @@ class Rv32Board(Board):
     target = "rv32"
     supports_taint = True
     native_int_size = 4
-    default_max_instructions = 2_500_000     # a one-instruction loop runs ~1.4M/s: faults in <2 s
+    # a one-instruction loop runs ~0.7M instructions/s of CPU through the E31 timing model: ~2 s
+    default_max_instructions = 1_500_000
 
     def __init__(self, params: E31Params | None = None):
         self.params = params or E31Params()

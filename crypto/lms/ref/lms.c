@@ -26,7 +26,13 @@
 #include <stdint.h>
 
 #include "mcucrypt/ns.h"
+/* In the tree crypto/sha2 is beside crypto/lms; an exported library (mcucrypt/export.py) puts the
+ * sources of another family inside this unit's folder, under that family's name */
+#if defined(__has_include) && __has_include("../sha2/ref/sha2.h")
+#include "../sha2/ref/sha2.h"
+#else
 #include "../../sha2/ref/sha2.h"
+#endif
 
 int MCU_FN(lms, verify)(const uint8_t *sig, size_t siglen, const uint8_t *msg, size_t msglen, const uint8_t *pk,
                         size_t pklen);

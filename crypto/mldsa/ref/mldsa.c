@@ -39,7 +39,17 @@
 
 #include "mcucrypt/ns.h"
 #include "mcucrypt/declassify.h"
+/* crypto/sha3's sponge under this family's names, so a library with SHA-3 and ML-DSA links without a clash */
+#ifndef sha3
+#error "sha3 must be defined as mldsa_sha3: crypto/sha3's sponge in this family's namespace"
+#endif
+/* In the tree crypto/sha3 is beside crypto/mldsa; an exported library (mcucrypt/export.py) puts the
+ * sources of another family inside this unit's folder, under that family's name */
+#if defined(__has_include) && __has_include("../sha3/ref/sha3.h")
+#include "../sha3/ref/sha3.h"
+#else
 #include "../../sha3/ref/sha3.h"
+#endif
 
 #define Q 8380417
 #define QINV 58728449          /* q^-1 mod 2^32 */
