@@ -620,13 +620,18 @@ def unit_sizes(target: str, units: list[Unit], src: Path, sources: list[str], ar
 def _measure_named_stacks(target: str, core: Core, units: list[Unit]) -> None:
     """The main operation's stack (and cycles) on the board for ids whose implementation was named with
     --impl (chosen ones carry it already), for the SRAM check; cached like the choice's figures."""
+    from .boards.base import BoardError
     from .choose import main_op
     from .firmware import Firmware
     for u in units:
         for i in u.ids:
             r = u.reasons[i]
             if r.get("stack_bytes") is None:
-                r["op"], r["cycles"], r["stack_bytes"] = main_op(Firmware(u.impl, i, target, core=core))
+                try:
+                    r["op"], r["cycles"], r["stack_bytes"] = main_op(Firmware(u.impl, i, target, core=core))
+                except BoardError as e:     # its buffers alone exceed the part's RAM (ML-DSA on the ATmega128)
+                    raise ExportError(f"{i} ({u.impl.name}) does not fit {core.short}: {e}; pick a larger "
+                                      f"part with --core or --sram") from None
 
 
 def check_fit(core: Core, units: list[Unit], code: dict[str, int], flash: int | None, sram: int | None) -> None:

@@ -14,7 +14,7 @@ import sys
 
 from .catalog import load_catalog
 from .firmware import Firmware
-from .kinds.base import driver_for
+from .kinds.base import driver_for, representative
 
 
 def sanitizer_env() -> dict[str, str]:
@@ -35,14 +35,22 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("prim")
     p.add_argument("impl")
-    p.add_argument("--random", type=int, default=50)
+    p.add_argument("--random", type=int, default=None,
+                   help="random differential cases (default: the kind's sanitizer_trials, 50 for most)")
+    p.add_argument("--representative", action="store_true",
+                   help="of the official vectors, the representative subset `make test` runs on the boards "
+                        "(kinds/base.py: representative) instead of all")
     opts = p.parse_args(argv)
     cat = load_catalog()
     impl = cat.implementation(opts.prim, opts.impl)
     driver = driver_for(impl.primitive.kind)
     fw = Firmware(impl, opts.prim, "host", sanitize=True)
-    count = driver.check_vectors(fw)
-    n = driver.differential(fw, random.Random(f"asan/{opts.prim}/{opts.impl}"), opts.random)
+    vectors = driver.default_selection(fw)
+    if opts.representative:
+        vectors = representative(vectors, driver.board_test_vectors)
+    count = driver.check_vectors(fw, vectors)
+    trials = driver.sanitizer_trials if opts.random is None else opts.random
+    n = driver.differential(fw, random.Random(f"asan/{opts.prim}/{opts.impl}"), trials)
     print(f"{opts.prim} {opts.impl}: {count} vectors and {n} random cases clean under ASan+UBSan")
     return 0
 

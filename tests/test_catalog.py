@@ -16,7 +16,7 @@ from mcucrypt.boards.base import Buf
 from mcucrypt.bench import Job, select_jobs
 from mcucrypt.catalog import load_catalog
 from mcucrypt.firmware import Firmware
-from mcucrypt.kinds.base import driver_for
+from mcucrypt.kinds.base import driver_for, representative
 from mcucrypt.sanitize import sanitizer_env
 from mcucrypt.targets import ROOT, TARGETS
 
@@ -54,17 +54,31 @@ def _firmware(cache: dict[Job, Firmware], job: Job) -> Firmware:
     return cache[job]
 
 
+def _on_board_by_default(fw: Firmware) -> bool:
+    """A board job of the default run: at most the kind's board_test_vectors official vectors (a
+    representative subset: the ends, every class, evenly spaced ones; the bench's KAT verdict runs them
+    all on every board) and board_test_trials differential cases (KindDriver)."""
+    return fw.target != "host" and not FULL
+
+
 @pytest.mark.parametrize("job", JOBS, ids=_id)
 def test_vectors(job: Job, firmware_cache: dict[Job, Firmware]) -> None:
     fw = _firmware(firmware_cache, job)
-    assert driver_for(fw.impl.primitive.kind).check_vectors(fw) > 0, f"{job.prim} has no official vectors"
+    driver = driver_for(fw.impl.primitive.kind)
+    vectors = driver.default_selection(fw)
+    if _on_board_by_default(fw):
+        vectors = representative(vectors, driver.board_test_vectors)
+    assert driver.check_vectors(fw, vectors) > 0, f"{job.prim} has no official vectors"
 
 
 @pytest.mark.parametrize("job", _jobs("model"), ids=_id)
 def test_matches_model(job: Job, firmware_cache: dict[Job, Firmware]) -> None:
     fw = _firmware(firmware_cache, job)
     driver = driver_for(fw.impl.primitive.kind)
-    assert driver.differential(fw, random.Random(f"model/{_id(job)}"), driver.default_trials) > 0
+    trials = driver.default_trials
+    if _on_board_by_default(fw) and driver.board_test_trials is not None:
+        trials = driver.board_test_trials
+    assert driver.differential(fw, random.Random(f"model/{_id(job)}"), trials) > 0
 
 
 CT_JOBS = [j for j in _jobs("ct") if j.target != "host" and CATALOG.implementation(j.prim, j.impl).constant_time
@@ -104,7 +118,9 @@ C_IMPLS = sorted({(j.prim, j.impl) for j in JOBS if j.target == "host"})
 
 @pytest.mark.parametrize("prim,impl", C_IMPLS, ids=[f"{p}-{i}" for p, i in C_IMPLS])
 def test_host_sanitizers(prim: str, impl: str) -> None:
-    proc = subprocess.run([sys.executable, "-m", "mcucrypt.sanitize", prim, impl], cwd=ROOT,
+    # the default run: the representative subset of the official vectors (all with MCUCRYPT_FULL=1)
+    subset = [] if FULL else ["--representative"]
+    proc = subprocess.run([sys.executable, "-m", "mcucrypt.sanitize", prim, impl, *subset], cwd=ROOT,
                           env=sanitizer_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

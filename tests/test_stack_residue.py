@@ -30,6 +30,7 @@ from mcucrypt.targets import ROOT
 CATALOG = load_catalog()
 JOBS = stackwipe.constant_time_jobs(CATALOG)
 FULL = os.environ.get("MCUCRYPT_FULL") == "1"
+PUBLIC_KEY_KINDS = ("signature", "kem")
 
 
 def _first_of_its_kind(prim_id: str) -> bool:
@@ -48,13 +49,14 @@ def _in_default_run(job) -> bool:
     """The default run keeps every assembly implementation on its board, for the first id of each family
     and kind; the portable C ones (the same source on every board, through the same three wrappers the
     assembly ones exercise) on the AVR only, whose 2-byte frames and copied stack arguments are the
-    riskiest; X25519's portable C (two whole scalar multiplications per call pair, a minute a board)
+    riskiest; X25519's portable C (two whole scalar multiplications per call pair, a minute a board) and
+    the signature and KEM schemes' (their core implementations run the same C over the core's assembly)
     under MCUCRYPT_FULL=1 only."""
     prim_id, impl, target = job
     if not _first_of_its_kind(prim_id):
         return False
     if _portable_c(impl):
-        return target == "avr" and prim_id != "x25519"
+        return target == "avr" and prim_id != "x25519" and CATALOG.by_id(prim_id).kind not in PUBLIC_KEY_KINDS
     return True
 
 

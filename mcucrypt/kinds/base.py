@@ -94,6 +94,14 @@ class KindDriver(abc.ABC):
     public_results: Mapping[str, PublicResult] = {}
     run_options: tuple[str, ...] = ()   # the `mcucrypt run` inputs this kind reads (others are refused)
     default_trials: int = 100   # random differential cases per (id, implementation, target) in `make test`
+    # `make test` on a board (tests/test_catalog.py, without MCUCRYPT_FULL=1): the differential's cases
+    # (None: default_trials; the edge lengths come first in every kind) and at most this many official
+    # vectors per job (``representative``: the ends, the first of every class, evenly spaced others).
+    # The bench's KAT verdict runs every vector on every board; the host runs everything.
+    board_test_trials: int | None = None
+    board_test_vectors: int = 32
+    # random differential cases in the host sanitizer build (mcucrypt/sanitize.py, ASan + UBSan)
+    sanitizer_trials: int = 50
     # Boards whose constant-time run of this kind's cases takes minutes (ML-KEM under the M3's Python taint
     # engine): tests/test_catalog.py checks the claim there with MCUCRYPT_FULL=1 only (`mcucrypt ct` always).
     ct_full_only_targets: frozenset[str] = frozenset()
@@ -137,11 +145,16 @@ class KindDriver(abc.ABC):
             return vectors
         return [v for i, v in enumerate(vectors) if len(v.hex(message_field)) <= full or i % 8 == 0]
 
+    def default_selection(self, fw: Firmware) -> list[Vector]:
+        """What ``check_vectors(fw)`` runs when given no list: ``kat_vectors``, or the kind's own cut
+        for the boards (aead, hash: ``board_subset``)."""
+        return self.kat_vectors(fw)
+
     def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
         """Run every official vector of ``fw``'s id (or ``vectors``); raise Mismatch on the first
         disagreement; return how many ran."""
         if vectors is None:
-            vectors = self.vectors(fw.impl.primitive, fw.prim_id)
+            vectors = self.default_selection(fw)
         for v in vectors:
             self.check_vector(fw, v)
         return len(vectors)
@@ -210,3 +223,31 @@ def parse_hex(name: str, text: str | None, *, length: int | None = None, label: 
 def driver_for(kind: str) -> KindDriver:
     module = importlib.import_module(f"mcucrypt.kinds.{kind}")
     return module.DRIVER
+
+
+def vector_class(v: Vector) -> tuple:
+    """What makes a vector a different case beyond its lengths: its file, operation and expected verdict
+    and Wycheproof's flags."""
+    f = v.fields
+    return (v.file.name, f.get("op", f.get("Op")), f.get("valid", f.get("result", f.get("Result"))),
+            f.get("testPassed"), f.get("flags"), f.get("interface"))
+
+
+def representative(vectors: list[Vector], cap: int) -> list[Vector]:
+    """About ``cap`` of ``vectors`` in file order: the first cap/4 and the last cap/8 (KAT files run from
+    the empty input to the longest), the first vector of every class (``vector_class``: every verdict,
+    every operation, every Wycheproof flag: these may exceed ``cap``), and evenly spaced ones up to it."""
+    n = len(vectors)
+    if n <= cap:
+        return vectors
+    keep = set(range(cap // 4)) | set(range(n - cap // 8, n))
+    seen: set[tuple] = set()
+    for i, v in enumerate(vectors):
+        c = vector_class(v)
+        if c not in seen:
+            seen.add(c)
+            keep.add(i)
+    room = cap - len(keep)
+    if room > 0:
+        keep |= {(k * n) // room for k in range(room)}
+    return [v for i, v in enumerate(vectors) if i in keep]

@@ -76,6 +76,7 @@ class BlockCipherDriver(KindDriver):
     ct_ops = frozenset(secret)
     run_options = ("key", "input", "decrypt")
     default_trials = 500
+    board_test_trials = 100     # `make test` on a board (base.KindDriver); the host and MCUCRYPT_FULL=1: 500
 
     @staticmethod
     def _sizes(fw: Firmware) -> tuple[int, int, int]:

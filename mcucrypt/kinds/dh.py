@@ -180,7 +180,7 @@ class DhDriver(KindDriver):
 
     def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
         if vectors is None:
-            vectors = self.kat_vectors(fw)
+            vectors = self.default_selection(fw)
         for v in vectors:
             self.check_vector(fw, v)
         return len(vectors)

@@ -26,6 +26,7 @@ class PermutationDriver(KindDriver):
     ct_ops = frozenset(secret)
     run_options = ("input",)
     default_trials = 50
+    board_test_trials = 15      # `make test` on a board (base.KindDriver); the host and MCUCRYPT_FULL=1: 50
 
     def permute(self, fw: Firmware, state: bytes) -> tuple[bytes, CallResult]:
         """The permutation of a state in the specification's layout (converted around permute when the

@@ -138,6 +138,8 @@ class SignatureDriver(KindDriver):
     public_ops = frozenset({"verify", "verify_internal"})
     run_options = ("key", "input", "tag")
     default_trials = 3
+    board_test_vectors = 4      # `make test` on a board: every class of record (op, verdict, interface) once
+    sanitizer_trials = 1        # signs and verifies, and the malformed records (the model runs under ASan too: slow)
 
 
     def in_default_run(self, prim: Primitive, prim_id: str, impl: str, target: str, test: str) -> bool:
@@ -206,7 +208,7 @@ class SignatureDriver(KindDriver):
 
     def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
         if vectors is None:
-            vectors = self.kat_vectors(fw)
+            vectors = self.default_selection(fw)
         ran = 0
         for v in vectors:
             if fw.has(self._vector_op(v)):

@@ -37,6 +37,7 @@ class StreamDriver(KindDriver):
     ct_ops = frozenset(secret)
     run_options = ("key", "nonce", "input", "counter")
     default_trials = 100
+    board_test_trials = 30      # `make test` on a board (base.KindDriver); the host and MCUCRYPT_FULL=1: 100
 
     def block(self, fw: Firmware, key: bytes, nonce: bytes, counter: int) -> tuple[bytes, CallResult]:
         res = fw.call("block", {"out": Buf(size=fw.params["block_bytes"], out=True), "key": Buf(key),

@@ -27,6 +27,9 @@ class SuiteDriver(KindDriver):
     def kat_vectors(self, fw: Firmware) -> list[Vector]:
         return self.of(fw).kat_vectors(fw)
 
+    def default_selection(self, fw: Firmware) -> list[Vector]:
+        return self.of(fw).default_selection(fw)
+
     def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
         return self.of(fw).check_vectors(fw, vectors)
 
