@@ -25,12 +25,12 @@ import pytest
 from mcucrypt import stackwipe
 from mcucrypt.catalog import load_catalog
 from mcucrypt.firmware import Firmware
+from mcucrypt.kinds.base import driver_for
 from mcucrypt.targets import ROOT
 
 CATALOG = load_catalog()
 JOBS = stackwipe.constant_time_jobs(CATALOG)
 FULL = os.environ.get("MCUCRYPT_FULL") == "1"
-PUBLIC_KEY_KINDS = ("signature", "kem")
 
 
 def _first_of_its_kind(prim_id: str) -> bool:
@@ -56,7 +56,7 @@ def _in_default_run(job) -> bool:
     if not _first_of_its_kind(prim_id):
         return False
     if _portable_c(impl):
-        return target == "avr" and prim_id != "x25519" and CATALOG.by_id(prim_id).kind not in PUBLIC_KEY_KINDS
+        return target == "avr" and prim_id != "x25519" and not driver_for(CATALOG.by_id(prim_id).kind).public_key
     return True
 
 

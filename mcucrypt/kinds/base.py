@@ -94,6 +94,7 @@ class KindDriver(abc.ABC):
     public_results: Mapping[str, PublicResult] = {}
     run_options: tuple[str, ...] = ()   # the `mcucrypt run` inputs this kind reads (others are refused)
     default_trials: int = 100   # random differential cases per (id, implementation, target) in `make test`
+    public_key: bool = False    # signatures, KEMs: the default test run's cut for them (in_default_run)
     # `make test` on a board (tests/test_catalog.py, without MCUCRYPT_FULL=1): the differential's cases
     # (None: default_trials; the edge lengths come first in every kind) and at most this many official
     # vectors per job (``representative``: the ends, the first of every class, evenly spaced others).
@@ -111,9 +112,17 @@ class KindDriver(abc.ABC):
         test, "ct") without MCUCRYPT_FULL=1 (otherwise it is not collected: `make test` keeps a
         representative subset of the slow kinds, the whole catalog runs with MCUCRYPT_FULL=1). Every kind:
         an instance's ``default_test_targets`` (META.yml) names the boards its id runs on by default
-        (ML-DSA-65 and -87 on the M3 board only)."""
+        (ML-DSA-65 and -87 on the M3 board only). A public-key kind (``public_key``): an operation is
+        millions of instructions on a board, so by default the boards run the official vectors and the
+        constant-time check through each core's own implementation (the same scheme code over the core's
+        assembly); the portable C (`ref`) and the random differential test run on the host, and on the
+        boards with MCUCRYPT_FULL=1."""
+        if target == "host":
+            return True
         targets = prim.instances[prim_id].get("default_test_targets")
-        return target == "host" or targets is None or target in targets
+        if targets is not None and target not in targets:
+            return False
+        return not self.public_key or (impl != "ref" and test != "model")
 
     def ct_full_only(self, prim_id: str, impl: str, target: str) -> bool:
         """Whether tests/test_catalog.py checks this job's constant-time claim with MCUCRYPT_FULL=1 only

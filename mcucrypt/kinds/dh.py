@@ -178,13 +178,6 @@ class DhDriver(KindDriver):
         firsts = first_of_each_flag(vectors)
         return [v for v in chosen if "TcId" not in v.fields or v.fields["TcId"] in firsts]
 
-    def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
-        if vectors is None:
-            vectors = self.default_selection(fw)
-        for v in vectors:
-            self.check_vector(fw, v)
-        return len(vectors)
-
     @staticmethod
     def _runs_here(target: str, v: Vector) -> bool:
         if "Iterations" in v.fields:

@@ -92,20 +92,13 @@ class KemDriver(KindDriver):
     secret = {"keygen": ("d", "z"), "encaps": ("m",), "decaps": ("dk",)}
     ct_ops = frozenset(secret)
     run_options = ("key", "input", "decrypt")
+    public_key = True
     default_trials = 1      # random key pairs per (implementation, target); each runs every check below
     sanitizer_trials = 1        # a key pair through every check of the differential (the model runs under ASan too)
     # One ML-KEM run of the constant-time cases on the Cortex-M3 takes minutes even in the C taint engine
     # (the board's timing model hooks every block): tests/test_catalog.py checks the M3 claims with
     # MCUCRYPT_FULL=1 only (docs/mlkem.md gives the runs); rv32 and AVR check every parameter set.
     ct_full_only_targets = frozenset({"armv7m"})
-
-    def in_default_run(self, prim: Primitive, prim_id: str, impl: str, target: str, test: str) -> bool:
-        """A public-key operation is millions of instructions on a board, so by default the boards run the
-        official vectors and the constant-time check through each core's own implementation (the same
-        scheme code over the core's assembly); the portable C (`ref`) and the random differential test run
-        on the host, and on the boards with MCUCRYPT_FULL=1."""
-        return super().in_default_run(prim, prim_id, impl, target, test) and \
-            (target == "host" or (impl != "ref" and test != "model"))
 
     # -- vectors ------------------------------------------------------------------------------------
 
@@ -118,13 +111,6 @@ class KemDriver(KindDriver):
     def kat_vectors(self, fw: Firmware) -> list[Vector]:
         vectors = self.vectors(fw.impl.primitive, fw.prim_id)
         return vectors if fw.target == "host" or full_mode() else in_quick_subset(vectors)
-
-    def check_vectors(self, fw: Firmware, vectors: list[Vector] | None = None) -> int:
-        if vectors is None:
-            vectors = self.default_selection(fw)
-        for v in vectors:
-            self.check_vector(fw, v)
-        return len(vectors)
 
     def check_vector(self, fw: Firmware, vec: Vector) -> None:
         op, what = vec.fields["Op"], f"tcId {vec.fields['TcId']} ({vec.file.name})"

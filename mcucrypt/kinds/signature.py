@@ -137,18 +137,11 @@ class SignatureDriver(KindDriver):
     ct_ops = frozenset({"keygen", "sign", "sign_internal", "ecdh"})
     public_ops = frozenset({"verify", "verify_internal"})
     run_options = ("key", "input", "tag")
+    public_key = True
     default_trials = 3
     board_test_vectors = 4      # `make test` on a board: every class of record (op, verdict, interface) once
     sanitizer_trials = 1        # signs and verifies, and the malformed records (the model runs under ASan too: slow)
 
-
-    def in_default_run(self, prim: Primitive, prim_id: str, impl: str, target: str, test: str) -> bool:
-        """A public-key operation is millions of instructions on a board, so by default the boards run the
-        official vectors and the constant-time check through each core's own implementation (the same
-        scheme code over the core's assembly); the portable C (`ref`) and the random differential test run
-        on the host, and on the boards with MCUCRYPT_FULL=1."""
-        return super().in_default_run(prim, prim_id, impl, target, test) and \
-            (target == "host" or (impl != "ref" and test != "model"))
 
     # -- policy -------------------------------------------------------------------------------------
 
