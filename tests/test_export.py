@@ -398,14 +398,16 @@ def test_example_vectors_are_generated_from_the_vector_files():
 def test_api_md_is_current_and_its_prototypes_compile_against_the_sources(tmp_path):
     assert (ROOT / "docs" / "api.md").read_text() == api_markdown(), \
         "docs/api.md is stale: python -m mcucrypt.export --api-md > docs/api.md"
-    # Every implementation with C sources, on each board target: its C sources see its generated public
+    # Every implementation with C sources, on each board target (by default one: the AVR where it runs,
+    # whose 16-bit int makes most warnings; every target with MCUCRYPT_FULL=1): its C sources see its generated public
     # header (the configuration header includes it), so a prototype that differs from the definition
     # is a compile error.
     for prim in load_catalog().primitives.values():
         for impl in prim.implementations.values():
             if not any(s.suffix == ".c" for s in impl.sources):
                 continue
-            for target in (t for t in impl.targets if t in TOOLS):
+            targets = [t for t in impl.targets if t in TOOLS]
+            for target in (targets if FULL else ["avr"] if "avr" in targets else targets[:1]):
                 out = tmp_path / f"{impl.key.replace('/', '-')}-{target}"
                 # fit_check=False: this compiles the sources; whether the part's RAM holds ML-DSA is not its question
                 export(target, out, core="rv32-board" if target == "rv32" else None,

@@ -50,14 +50,15 @@ def _in_default_run(job) -> bool:
     and kind; the portable C ones (the same source on every board, through the same three wrappers the
     assembly ones exercise) on the AVR only, whose 2-byte frames and copied stack arguments are the
     riskiest; X25519's portable C (two whole scalar multiplications per call pair, a minute a board) and
-    the signature and KEM schemes' (their core implementations run the same C over the core's assembly)
-    under MCUCRYPT_FULL=1 only."""
+    the signature and KEM schemes' (their core implementations run the same C over the core's assembly),
+    and ML-DSA (a signature is tens of millions of cycles; P-256 and Ed25519 keep the public-key schemes'
+    wrappers in the default run) under MCUCRYPT_FULL=1 only."""
     prim_id, impl, target = job
     if not _first_of_its_kind(prim_id):
         return False
     if _portable_c(impl):
         return target == "avr" and prim_id != "x25519" and not driver_for(CATALOG.by_id(prim_id).kind).public_key
-    return True
+    return CATALOG.by_id(prim_id).name != "mldsa"
 
 
 # Every constant-time implementation on every board for every id under MCUCRYPT_FULL=1; the default run
