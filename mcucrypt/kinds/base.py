@@ -96,7 +96,7 @@ class KindDriver(abc.ABC):
     default_trials: int = 100   # random differential cases per (id, implementation, target) in `make test`
     public_key: bool = False    # signatures, KEMs: the default test run's cut for them (in_default_run)
     # `make test` on a board (tests/test_catalog.py, without MCUCRYPT_FULL=1): the differential's cases
-    # (None: default_trials; the edge lengths come first in every kind) and at most this many official
+    # (None: default_trials; the families' own tests keep their length sweeps) and at most this many official
     # vectors per job (``representative``: the ends, the first of every class, evenly spaced others).
     # The bench's KAT verdict runs every vector on every board; the host runs everything.
     board_test_trials: int | None = None
@@ -112,7 +112,7 @@ class KindDriver(abc.ABC):
         test, "ct") without MCUCRYPT_FULL=1 (otherwise it is not collected: `make test` keeps a
         representative subset of the slow kinds, the whole catalog runs with MCUCRYPT_FULL=1). Every kind:
         an instance's ``default_test_targets`` (META.yml) names the boards its id runs on by default
-        (ML-DSA-65 and -87 on the M3 board only). A public-key kind (``public_key``): an operation is
+        (ML-DSA-65 on the M3 board, ML-DSA-87 on the host). A public-key kind (``public_key``): an operation is
         millions of instructions on a board, so by default the boards run the official vectors and the
         constant-time check through each core's own implementation (the same scheme code over the core's
         assembly); the portable C (`ref`) and the random differential test run on the host, and on the
