@@ -12,7 +12,7 @@ The folder holds, for each chosen (primitive family, implementation):
   src/<family>_<impl>/mcu_stack_wipe.S  the public entry points that wipe the stack their call used
                                      (MCU_STACK_WIPE, on by default: mcucrypt/stackwipe.py)
 and, for the whole library: src/mcucrypt.h (every public header and generic names such as
-mcu_lea128_encrypt for the chosen implementation), src/mcucrypt/ns.h, src/mcucrypt/aead_instance.h,
+mcu_lea128_encrypt for the chosen implementation), src/mcucrypt/ns.h, src/mcucrypt/aead_instance.h, src/mcucrypt/top_bit.h,
 src/mcucrypt/stack_wipe.h,
 src/mcucrypt/wipe.h and
 src/mcu_wipe.c, src/mcucrypt/declassify.h and src/mcu_declassify.c, a plain Makefile (libmcucrypt.a), CMakeLists.txt (a static library for add_subdirectory)
@@ -1120,6 +1120,8 @@ def _write_export(out: Path, target: str, c: Core, units: list[Unit], warnings: 
     shutil.copyfile(ROOT / "include" / "mcucrypt" / "declassify.h", src / "mcucrypt" / "declassify.h")
     # AES-GCM and AES-CCM define their instances' entry points through one macro
     shutil.copyfile(ROOT / "include" / "mcucrypt" / "aead_instance.h", src / "mcucrypt" / "aead_instance.h")
+    # the branch-free top bit that AES-GCM's GHASH and ML-DSA use (avr-gcc's skip on a secret bit avoided)
+    shutil.copyfile(ROOT / "include" / "mcucrypt" / "top_bit.h", src / "mcucrypt" / "top_bit.h")
     shutil.copyfile(ROOT / "crypto" / "common" / "mcu_declassify.c", src / "mcu_declassify.c")
     sources = ["src/mcu_wipe.c", "src/mcu_declassify.c"]
     # Stack hygiene (mcucrypt/stackwipe.py, docs/constant-time.md): per unit the MCU_STACK_WIPE wrappers,

@@ -220,7 +220,7 @@ def _cxx_probe(manifest: dict, lib: Path) -> str:
     heads = ["mcucrypt.h", *sorted(f"mcucrypt/{h.name}" for h in (lib / "src" / "mcucrypt").glob("*.h")
                                    if not h.name.startswith("config_")
                                    # internal to the sources (MCU_IMPL), stack_wipe.h assembly only
-                                   and h.name not in ("ns.h", "aead_instance.h", "stack_wipe.h"))]
+                                   and h.name not in ("ns.h", "aead_instance.h", "top_bit.h", "stack_wipe.h"))]
     fns = ["mcu_wipe", "mcu_declassify"]
     for u in manifest["units"]:
         for i in u["ids"]:

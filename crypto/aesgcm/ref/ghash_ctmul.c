@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "ghash.h"
+#include "mcucrypt/top_bit.h"
 
 static uint32_t bmul32(uint32_t x, uint32_t y)
 {
@@ -55,20 +56,6 @@ static void store_be32(uint8_t *p, uint32_t v)
     p[1] = (uint8_t)(v >> 16);
     p[2] = (uint8_t)(v >> 8);
     p[3] = (uint8_t)v;
-}
-
-/* The top bit of v, 0 or 1. avr-gcc compiles v >> 31 to "clr; sbrc r, 7; inc": a skip on a secret bit
- * (two cycles either way, but a branch, which the checker rightly refuses). A byte the compiler cannot
- * see through makes it shift the bit out through the carry (adc; eor; adc) instead. */
-static uint32_t top_bit(uint32_t v)
-{
-#if defined(__AVR__)
-    uint8_t b = (uint8_t)(v >> 24);
-    __asm__("" : "+r"(b));
-    return (uint8_t)(b >> 7);
-#else
-    return v >> 31;
-#endif
 }
 
 /* The nine Karatsuba operands of w[0..3]: 0, 1, 0^1 | 2, 3, 2^3 | 0^2, 1^3, 0^1^2^3 */
@@ -135,7 +122,7 @@ static void gf128_mul(uint32_t y[4], const ghash_key *hk)
     p[7] = hi[3];
     /* P << 1 (P has 255 bits: nothing leaves the top) */
     for (unsigned i = 7; i > 0; i--) {
-        p[i] = (p[i] << 1) | top_bit(p[i - 1]);
+        p[i] = (p[i] << 1) | mcu_top_bit(p[i - 1]);
     }
     p[0] <<= 1;
     /* Lo = p[0..3] (x^128..x^255), Hi = p[4..7]: Hi ^ Lo (1 + x + x^2 + x^7), reflected = right shifts */

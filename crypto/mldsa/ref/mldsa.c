@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "mcucrypt/ns.h"
+#include "mcucrypt/top_bit.h"
 #include "mcucrypt/declassify.h"
 /* crypto/sha3's sponge under this family's names, so a library with SHA-3 and ML-DSA links without a clash */
 #ifndef sha3
@@ -139,19 +140,6 @@ static int32_t montmul(int32_t a, int32_t b)
     return (int32_t)((t - (int64_t)m * Q) >> 32);
 }
 #endif
-
-/* The top bit of v, 0 or 1. avr-gcc compiles a lone v >> 31 to "clr; sbrc r, 7; inc": a skip on a
- * secret bit. A byte the compiler cannot see through makes it shift the bit out instead. */
-static uint32_t top_bit(uint32_t v)
-{
-#if defined(__AVR__)
-    uint8_t b = (uint8_t)(v >> 24);
-    __asm__("" : "+r"(b));
-    return (uint8_t)(b >> 7);
-#else
-    return v >> 31;
-#endif
-}
 
 static int32_t reduce32(int32_t a)          /* |a| <= 2^31 - 2^22: a mod q in [-6283008, 6283008] */
 {
@@ -380,7 +368,7 @@ static void compact(uint32_t *v, unsigned n)
 {
     for (unsigned step = 1, bit = 16; step < n; step <<= 1, bit++) {
         for (unsigned i = step; i < n; i++) {
-            uint32_t moving = (uint32_t)0 - (top_bit(v[i]) & (v[i] >> bit) & 1);
+            uint32_t moving = (uint32_t)0 - (mcu_top_bit(v[i]) & (v[i] >> bit) & 1);
             v[i - step] = (v[i] & moving) | (v[i - step] & ~moving);
             v[i] &= ~moving;
         }
@@ -710,7 +698,7 @@ static int sign_internal(const params *p, uint8_t *sig, const message *m, const 
                 /* MakeHint(-ct0, w - cs2 + ct0): HighBits(w - cs2 + ct0) != HighBits(w - cs2) */
                 int32_t h1 = decompose(p, &lo, freeze(w[i][n] + ct0));
                 int32_t h0 = decompose(p, &lo, w[i][n]);
-                uint32_t h = top_bit((uint32_t)(h1 ^ h0) | (uint32_t)-(h1 ^ h0));
+                uint32_t h = mcu_top_bit((uint32_t)(h1 ^ h0) | (uint32_t)-(h1 ^ h0));
                 hints[i][n / 8] |= (uint8_t)(h << (n % 8));
                 count += h;
             }
